@@ -1,0 +1,67 @@
+// swift-tools-version: 6.0
+// Folio: a Files app for the terminal. See docs/ARCHITECTURE.md for the module map.
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+  .enableUpcomingFeature("ExistentialAny"),
+  .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+  name: "Folio",
+  platforms: [.macOS(.v14)],
+  products: [
+    .executable(name: "folio", targets: ["folio"]),
+    .executable(name: "folio-bench", targets: ["folio-bench"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+    .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+    .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
+  ],
+  targets: [
+    // Linux calls Swift cannot reach through Glibc: xattrs, renameat2(RENAME_NOREPLACE), statfs magic.
+    .target(name: "CFolioSystem"),
+    // The contract between storage and the rest. Foundation only.
+    .target(name: "ProviderAPI", swiftSettings: strict),
+    // The local SQLite index: working set, tags, favorites, anchors, transfer journal, search.
+    .target(
+      name: "WorkingSetIndex",
+      dependencies: ["ProviderAPI", .product(name: "GRDB", package: "GRDB.swift")],
+      swiftSettings: strict),
+    // The local filesystem as a provider.
+    .target(name: "LocalProvider", dependencies: ["ProviderAPI", "CFolioSystem"], swiftSettings: strict),
+    // The engine: domains, enumerations, working-set bookkeeping, actions, openers.
+    .target(name: "ProviderCore", dependencies: ["ProviderAPI", "WorkingSetIndex"], swiftSettings: strict),
+    // config.toml: openers, custom actions, domains, cache budget, theme.
+    .target(name: "FolioConfig", dependencies: ["ProviderAPI", "TOMLKit"], swiftSettings: strict),
+    // The command-line services and the composition root (the executable is a thin main).
+    .target(
+      name: "FolioCommandLine",
+      dependencies: [
+        "ProviderAPI", "WorkingSetIndex", "LocalProvider", "ProviderCore", "FolioConfig",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      swiftSettings: strict),
+    .executableTarget(name: "folio", dependencies: ["FolioCommandLine"], swiftSettings: strict),
+    .executableTarget(
+      name: "folio-bench",
+      dependencies: ["ProviderAPI", "LocalProvider", "ProviderCore", "WorkingSetIndex"],
+      swiftSettings: strict),
+    // Test doubles: InMemoryProvider with injectable latency, failures and clock.
+    .target(name: "TestSupport", dependencies: ["ProviderAPI"], swiftSettings: strict),
+
+    .testTarget(name: "ProviderAPITests", dependencies: ["ProviderAPI"], swiftSettings: strict),
+    .testTarget(
+      name: "WorkingSetIndexTests", dependencies: ["WorkingSetIndex", "ProviderAPI"], swiftSettings: strict),
+    .testTarget(
+      name: "LocalProviderTests", dependencies: ["LocalProvider", "ProviderAPI", "CFolioSystem"],
+      swiftSettings: strict),
+    .testTarget(
+      name: "ProviderCoreTests",
+      dependencies: ["ProviderCore", "ProviderAPI", "WorkingSetIndex", "TestSupport", "LocalProvider"],
+      swiftSettings: strict),
+    .testTarget(name: "FolioConfigTests", dependencies: ["FolioConfig", "ProviderAPI"], swiftSettings: strict),
+    .testTarget(name: "FolioEndToEndTests", dependencies: ["ProviderAPI"], swiftSettings: strict),
+  ]
+)

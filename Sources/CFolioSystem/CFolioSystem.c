@@ -1,0 +1,40 @@
+#define _GNU_SOURCE
+#include "CFolioSystem.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/statfs.h>
+#include <sys/syscall.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#ifndef RENAME_NOREPLACE
+#define RENAME_NOREPLACE (1 << 0)
+#endif
+
+ssize_t folio_getxattr(const char *path, const char *name, void *value, size_t size) {
+  return lgetxattr(path, name, value, size);
+}
+
+int folio_setxattr(const char *path, const char *name, const void *value, size_t size) {
+  return lsetxattr(path, name, value, size, 0);
+}
+
+int folio_removexattr(const char *path, const char *name) { return lremovexattr(path, name); }
+
+int folio_rename_noreplace(const char *from, const char *to) {
+#ifdef SYS_renameat2
+  return (int)syscall(SYS_renameat2, AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE);
+#else
+  errno = ENOSYS;
+  return -1;
+#endif
+}
+
+long folio_fs_type(const char *path) {
+  struct statfs s;
+  if (statfs(path, &s) != 0) return -1;
+  return (long)s.f_type;
+}
+
+int folio_isatty(int fd) { return isatty(fd); }

@@ -1,0 +1,22 @@
+// Thin C wrappers for Linux calls that Swift cannot import through Glibc.
+#ifndef CFOLIOSYSTEM_H
+#define CFOLIOSYSTEM_H
+#include <stddef.h>
+#include <sys/types.h>
+
+/// getxattr/setxattr/removexattr without following a final symlink. Return -1 and set errno on failure.
+ssize_t folio_getxattr(const char *path, const char *name, void *value, size_t size);
+int folio_setxattr(const char *path, const char *name, const void *value, size_t size);
+int folio_removexattr(const char *path, const char *name);
+
+/// rename that fails with EEXIST instead of replacing the target (renameat2 RENAME_NOREPLACE).
+/// Falls back to link+unlink semantics is NOT attempted: callers get ENOSYS/EINVAL and decide.
+int folio_rename_noreplace(const char *from, const char *to);
+
+/// The f_type magic of the filesystem holding path (statfs), or -1.
+long folio_fs_type(const char *path);
+
+/// 1 when stdout/stderr style fd is a terminal.
+int folio_isatty(int fd);
+
+#endif

@@ -1,0 +1,118 @@
+import Foundation
+
+/// Options of a create.
+public struct CreateOptions: OptionSet, Sendable, Hashable {
+  public let rawValue: Int
+  public init(rawValue: Int) { self.rawValue = rawValue }
+  /// The item may already exist (a re-import): merge rather than fail.
+  public static let mayAlreadyExist = CreateOptions(rawValue: 1 << 0)
+  /// A remotely deleted item with local edits is re-created.
+  public static let deletionConflicted = CreateOptions(rawValue: 1 << 1)
+}
+
+/// Options of a delete.
+public struct DeleteOptions: OptionSet, Sendable, Hashable {
+  public let rawValue: Int
+  public init(rawValue: Int) { self.rawValue = rawValue }
+  public static let recursive = DeleteOptions(rawValue: 1 << 0)
+}
+
+/// One kind of storage, answering small, paged, asynchronous questions.
+///
+/// Modelled on `NSFileProviderReplicatedExtension`. A provider knows nothing of the index, the
+/// core or the UI: everything it knows reaches them through these types. Calls arrive concurrently;
+/// cancellation is Swift task cancellation, answered with `ProviderError.cancelled`.
+///
+/// Trash follows macOS: trashing is a modify whose new parent is `.trash`; restoring is a modify
+/// back to a real parent; deleting an item in the trash deletes it forever.
+public protocol Provider: Sendable {
+  /// The domain this provider serves.
+  var domain: DomainIdentifier { get }
+
+  /// Custom actions the provider declares, with their activation rules.
+  var actionDeclarations: [ActionDeclaration] { get }
+  /// Decorations the provider may put on items.
+  var decorationDeclarations: [DecorationDeclaration] { get }
+
+  /// The item with this identifier. `pathHint` is where the caller last saw it, which lets a
+  /// provider whose identifiers cannot be resolved directly (inode numbers) find it cheaply.
+  func item(for identifier: ItemIdentifier, pathHint: ItemPath?) async throws(ProviderError) -> Item
+
+  /// The item at a path inside the domain.
+  func item(at path: ItemPath) async throws(ProviderError) -> Item
+
+  /// One page of a container: `page == nil` asks for the first page in the request's sort.
+  /// `progress` reports work done before the page can be answered.
+  func enumerate(
+    _ request: EnumerationRequest, page: Page?, progress: @escaping @Sendable (EnumerationProgress) -> Void
+  ) async throws(ProviderError) -> ItemPage
+
+  /// The container's current position in its change history.
+  func currentSyncAnchor(for container: ItemIdentifier) async throws(ProviderError) -> SyncAnchor
+
+  /// Changes since an anchor, in batches. `syncAnchorExpired` means: re-enumerate from scratch.
+  func changes(in container: ItemIdentifier, since anchor: SyncAnchor) async throws(ProviderError) -> ChangeBatch
+
+  /// A signal each time something in the container may have changed (inotify, push). Providers
+  /// without push return a stream that finishes at once.
+  func changeSignals(for container: ItemIdentifier) -> AsyncStream<Void>
+
+  /// Writes the item's content to `destination` (a new file the caller owns).
+  func fetchContents(
+    _ identifier: ItemIdentifier, version: ItemVersion?, to destination: URL,
+    progress: @escaping @Sendable (TransferProgress) -> Void
+  ) async throws(ProviderError) -> Item
+
+  /// Writes at least `range` of the content to `destination`; returns the range actually written.
+  func fetchPartialContents(
+    _ identifier: ItemIdentifier, version: ItemVersion?, range: Range<Int64>, to destination: URL
+  ) async throws(ProviderError) -> (item: Item, range: Range<Int64>)
+
+  /// Creates an item (a folder, or a file whose content is at `contents`).
+  func createItem(
+    _ template: ItemTemplate, fields: ItemFields, contents: URL?, options: CreateOptions
+  ) async throws(ProviderError) -> Item
+
+  /// Changes the fields named in `changedFields`. A stale `baseVersion` is a conflict the provider
+  /// resolves without losing either side.
+  func modifyItem(
+    _ template: ItemTemplate, baseVersion: ItemVersion, changedFields: ItemFields, contents: URL?
+  ) async throws(ProviderError) -> Item
+
+  /// Deletes an item forever. An unknown identifier is success.
+  func deleteItem(_ identifier: ItemIdentifier, baseVersion: ItemVersion?, options: DeleteOptions) async throws(ProviderError)
+
+  /// Copies an item (recursively for a folder) into a folder.
+  func copyItem(_ identifier: ItemIdentifier, to parent: ItemIdentifier, name: ItemName?) async throws(ProviderError) -> Item
+
+  /// Runs a custom action the provider declared.
+  func performAction(_ action: ActionIdentifier, on items: [ItemIdentifier]) async throws(ProviderError)
+}
+
+extension Provider {
+  public var actionDeclarations: [ActionDeclaration] { [] }
+  public var decorationDeclarations: [DecorationDeclaration] { [] }
+
+  public func item(for identifier: ItemIdentifier) async throws(ProviderError) -> Item {
+    try await item(for: identifier, pathHint: nil)
+  }
+
+  public func changeSignals(for container: ItemIdentifier) -> AsyncStream<Void> {
+    AsyncStream { $0.finish() }
+  }
+
+  public func copyItem(_ identifier: ItemIdentifier, to parent: ItemIdentifier, name: ItemName?) async throws(ProviderError) -> Item {
+    throw ProviderError(.featureUnsupported, "this location cannot copy items")
+  }
+
+  public func performAction(_ action: ActionIdentifier, on items: [ItemIdentifier]) async throws(ProviderError) {
+    throw ProviderError(.featureUnsupported, "this location has no action '\(action.rawValue)'")
+  }
+
+  public func fetchPartialContents(
+    _ identifier: ItemIdentifier, version: ItemVersion?, range: Range<Int64>, to destination: URL
+  ) async throws(ProviderError) -> (item: Item, range: Range<Int64>) {
+    let item = try await fetchContents(identifier, version: version, to: destination, progress: { _ in })
+    return (item, 0..<(item.documentSize ?? 0))
+  }
+}

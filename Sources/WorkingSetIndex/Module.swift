@@ -1,0 +1,1 @@
+// WorkingSetIndex module.
