@@ -1,0 +1,28 @@
+import ProviderAPI
+
+/// A location from `[[domain]]`: a folder on this computer, or an account on a server.
+public struct DomainConfig: Sendable, Equatable {
+  public enum Kind: Sendable, Equatable {
+    /// A folder on this computer; `root` is absolute, with `~` already expanded.
+    case local(root: String)
+    /// A server. `type` is "folio", "webdav", "s3" or "sftp"; `settings` holds the table's other
+    /// string keys (`server`, `url`, `user`). Secrets never appear here: they live in the
+    /// credentials file.
+    case remote(type: String, settings: [String: String])
+  }
+
+  /// Types a `[[domain]]` may have.
+  public static let types = ["local", "folio", "webdav", "s3", "sftp"]
+
+  /// The `name` key: short, stable, used in paths of the content cache and on the command line.
+  public var identifier: DomainIdentifier
+  /// What the sidebar shows; the name when the config gives none.
+  public var displayName: String
+  public var kind: Kind
+
+  public init(identifier: DomainIdentifier, displayName: String, kind: Kind) {
+    self.identifier = identifier
+    self.displayName = displayName
+    self.kind = kind
+  }
+}

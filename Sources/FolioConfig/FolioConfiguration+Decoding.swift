@@ -1,0 +1,234 @@
+import Foundation
+import ProviderAPI
+
+/// The sections of config.toml, one function each, in the order the example config shows them.
+extension ConfigDecoder {
+  func decode(_ document: [String: ConfigValue]) throws(ProviderError) -> FolioConfiguration {
+    let root = ConfigTable(path: "", values: document)
+    try checkKeys(
+      root,
+      allowed: [
+        ("theme", .value), ("cache_budget", .value), ("opener", .arrayOfTables), ("action", .arrayOfTables),
+        ("domain", .arrayOfTables), ("keys", .table),
+      ])
+    var config = FolioConfiguration()
+    if let theme = try string(root, "theme") {
+      if theme.trimmingWhitespace().isEmpty { throw error("theme", "must not be empty") }
+      config.theme = theme
+    }
+    if let budget = root["cache_budget"] { config.cacheBudgetBytes = try cacheBudget(budget) }
+    for table in try arrayOfTables(root, "opener") { config.openers.append(try opener(table)) }
+    for table in try arrayOfTables(root, "action") {
+      config.actions.append(try action(table, after: config.actions))
+    }
+    for table in try arrayOfTables(root, "domain") {
+      config.domains.append(try domain(table, after: config.domains))
+    }
+    if let keys = root["keys"] { config.keyBindings = try keyBindings(keys) }
+    return config
+  }
+
+  // MARK: cache_budget
+
+  func cacheBudget(_ value: ConfigValue) throws(ProviderError) -> Int64 {
+    switch value {
+    case .integer(let n):
+      guard n >= 0 else { throw error("cache_budget", "\(n) is negative: give a size such as \"10 GiB\"") }
+      return n
+    case .string(let s):
+      guard let n = ByteSize.parse(s) else {
+        throw error("cache_budget", "\(Self.quote(s)) is not a size (use e.g. \"10 GiB\")")
+      }
+      return n
+    default:
+      throw typeError("cache_budget", expected: "a size such as \"10 GiB\" or a number of bytes", found: value)
+    }
+  }
+
+  // MARK: [[opener]]
+
+  func opener(_ table: ConfigTable) throws(ProviderError) -> OpenerRule {
+    try checkKeys(table, allowed: [("extensions", .value), ("content_type", .value), ("command", .value)])
+    let extensions = try stringArray(table, "extensions")
+    let contentType = try string(table, "content_type")
+    let match: OpenerRule.Match
+    switch (extensions, contentType) {
+    case (let list?, nil):
+      var normalized: [String] = []
+      for raw in list {
+        var ext = raw.trimmingWhitespace().lowercased()
+        if ext.hasPrefix(".") { ext.removeFirst() }
+        let path = table.path(of: "extensions")
+        if ext.contains("*") || ext.contains("?") {
+          throw error(path, "\(Self.quote(raw)) is a pattern: write the extension alone, e.g. \"md\"", near: raw)
+        }
+        if ext.isEmpty || ext.hasSuffix(".") || ext.contains("/") || ext.contains(where: \.isWhitespace) {
+          throw error(path, "\(Self.quote(raw)) is not an extension (write e.g. \"md\")", near: raw)
+        }
+        if let dot = ext.lastIndex(of: ".") {
+          let last = Self.quote(String(ext[ext.index(after: dot)...]))
+          throw error(
+            path, "\(Self.quote(raw)) has a dot: an extension is what follows the last dot (\(last))", near: raw)
+        }
+        normalized.append(ext)
+      }
+      if normalized.isEmpty { throw error(table.path(of: "extensions"), "must list at least one extension") }
+      match = .extensions(normalized)
+    case (nil, let type?):
+      let id = type.trimmingWhitespace()
+      if id.isEmpty || id.contains(where: \.isWhitespace) || id.contains("/") {
+        throw error(
+          table.path(of: "content_type"),
+          "\(Self.quote(type)) is not a content type (use a type identifier such as \"public.image\")")
+      }
+      match = .contentType(ContentType(id))
+    case (_?, _?):
+      throw error(table.path, "give either \"extensions\" or \"content_type\", not both (use two [[opener]] entries)")
+    case (nil, nil):
+      throw error(table.path, "missing key \"extensions\" or \"content_type\" (which files this opener is for)")
+    }
+    return OpenerRule(match: match, argv: try command(table, "command"))
+  }
+
+  // MARK: [[action]]
+
+  func action(_ table: ConfigTable, after earlier: [CustomActionConfig]) throws(ProviderError) -> CustomActionConfig {
+    try checkKeys(
+      table, allowed: [("name", .value), ("id", .value), ("rule", .value), ("command", .value), ("confirm", .value)])
+    let name = try requiredString(table, "name", example: "\"Compress\"")
+    let identifier: ActionIdentifier
+    if let id = try string(table, "id") {
+      guard !id.isEmpty, id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }) else {
+        throw error(table.path(of: "id"), "\(Self.quote(id)) is not an id: use letters, digits, '-', '_' or '.'")
+      }
+      identifier = ActionIdentifier(id)
+    } else if let derived = CustomActionConfig.derivedIdentifier(fromName: name) {
+      identifier = derived
+    } else {
+      throw error(table.path(of: "name"), "cannot make an id from this name: add id = \"user.something\"")
+    }
+    if let other = earlier.firstIndex(where: { $0.identifier == identifier }) {
+      let key = table["id"] == nil ? "name" : "id"
+      throw error(
+        table.path(of: key),
+        "the id \(Self.quote(identifier.rawValue)) is already used by action[\(other)] (give one of them another id)")
+    }
+    let ruleText = try requiredString(table, "rule", example: "\"TRUEPREDICATE\"")
+    let rule: ActivationRule
+    do {
+      rule = try ActivationRule(parsing: ruleText)
+    } catch {
+      throw self.error(table.path(of: "rule"), "invalid rule: \(error.message)")
+    }
+    let command = try command(table, "command")
+    let confirm = try bool(table, "confirm") ?? false
+    return CustomActionConfig(identifier: identifier, name: name, rule: rule, command: command, confirm: confirm)
+  }
+
+  // MARK: [[domain]]
+
+  /// Keys that would hold a secret: they belong in the credentials file, never in config.toml.
+  static let secretKeys: Set<String> = [
+    "password", "passwd", "pass", "secret", "token", "secret_key", "secret_access_key", "access_key",
+    "passphrase", "api_key", "private_key",
+  ]
+
+  func domain(_ table: ConfigTable, after earlier: [DomainConfig]) throws(ProviderError) -> DomainConfig {
+    let type = try requiredString(table, "type", example: "\"local\"")
+    guard DomainConfig.types.contains(type) else {
+      let list = DomainConfig.types.map(Self.quote).joined(separator: ", ")
+      if let close = Self.suggestion(for: type, among: DomainConfig.types) {
+        throw error(table.path(of: "type"), "unknown type \(Self.quote(type)) (did you mean \(Self.quote(close))?)")
+      }
+      throw error(table.path(of: "type"), "unknown type \(Self.quote(type)) (use one of \(list))")
+    }
+    let common: [(String, KeyShape)] = [("name", .value), ("type", .value), ("display_name", .value)]
+    let specific: [String] = type == "local" ? ["root"] : ["server", "url", "user"]
+    try checkKeys(table, allowed: common + specific.map { ($0, .value) }) { key in
+      if Self.secretKeys.contains(key.lowercased()) {
+        return "secrets do not belong in config.toml: Folio asks for them and keeps them in "
+          + self.paths.credentialsFile.path
+      }
+      if type == "local" && ["server", "url", "user"].contains(key) || type != "local" && key == "root" {
+        return "not used by a domain of type \(Self.quote(type))"
+      }
+      return nil
+    }
+
+    let name = try requiredString(table, "name", example: "\"work\"")
+    guard DomainIdentifier.isValid(name) else {
+      throw error(
+        table.path(of: "name"),
+        "\(Self.quote(name)) is not a valid domain name: use 1 to 64 letters, digits, '-', '_' or '.'")
+    }
+    if name == DomainIdentifier.local.rawValue {
+      throw error(table.path(of: "name"), "\"local\" is the built-in local domain: choose another name")
+    }
+    if let other = earlier.firstIndex(where: { $0.identifier.rawValue == name }) {
+      throw error(table.path(of: "name"), "domain[\(other)] already has the name \(Self.quote(name))")
+    }
+    let displayName = try string(table, "display_name") ?? name
+    if displayName.trimmingWhitespace().isEmpty { throw error(table.path(of: "display_name"), "must not be empty") }
+
+    let kind: DomainConfig.Kind
+    if type == "local" {
+      let root = try requiredString(table, "root", example: "\"~/projects\"")
+      let expanded = paths.expandingTilde(root)
+      guard expanded.hasPrefix("/") else {
+        let why = root.hasPrefix("~") ? " (only ~ and ~/ are expanded)" : ""
+        throw error(table.path(of: "root"), "\(Self.quote(root)) must be an absolute path or start with ~/\(why)")
+      }
+      kind = .local(root: URL(fileURLWithPath: expanded).standardized.path)
+    } else {
+      var settings: [String: String] = [:]
+      for key in specific {
+        if let value = try string(table, key) {
+          if value.trimmingWhitespace().isEmpty { throw error(table.path(of: key), "must not be empty") }
+          settings[key] = value
+        }
+      }
+      if settings["server"] == nil && settings["url"] == nil {
+        throw error(table.path, "missing key \"server\" or \"url\" (where the \(type) server is)")
+      }
+      kind = .remote(type: type, settings: settings)
+    }
+    return DomainConfig(identifier: DomainIdentifier(unchecked: name), displayName: displayName, kind: kind)
+  }
+
+  // MARK: [keys]
+
+  func keyBindings(_ value: ConfigValue) throws(ProviderError) -> [String: [String]] {
+    guard case .table(let values) = value else {
+      throw typeError("keys", expected: "a table ([keys] with lines such as open = [\"enter\", \"l\"])", found: value)
+    }
+    let table = ConfigTable(path: "keys", values: values)
+    var bindings: [String: [String]] = [:]
+    let ordered = values.keys.sorted {
+      (locator.exactLine(of: table.path(of: $0)) ?? .max, $0) < (locator.exactLine(of: table.path(of: $1)) ?? .max, $1)
+    }
+    for action in ordered {
+      let path = table.path(of: action)
+      let keys: [String]
+      switch values[action]! {
+      case .string(let key): keys = [key]
+      case .array(let elements):
+        var list: [String] = []
+        for element in elements {
+          guard case .string(let key) = element else {
+            throw error(
+              path, "expected a key name or an array of key names, but one element is \(element.kindDescription)")
+          }
+          list.append(key)
+        }
+        keys = list
+      case let other:
+        throw typeError(path, expected: "a key name or an array of key names", found: other)
+      }
+      if let empty = keys.first(where: { $0.trimmingWhitespace().isEmpty }) {
+        throw error(path, "\(Self.quote(empty)) is not a key name")
+      }
+      bindings[action] = keys
+    }
+    return bindings
+  }
+}
