@@ -32,7 +32,7 @@ let package = Package(
     // The local filesystem as a provider.
     .target(name: "LocalProvider", dependencies: ["ProviderAPI", "CFolioSystem"], swiftSettings: strict),
     // The engine: domains, enumerations, working-set bookkeeping, actions, openers.
-    .target(name: "ProviderCore", dependencies: ["ProviderAPI", "WorkingSetIndex"], swiftSettings: strict),
+    .target(name: "ProviderCore", dependencies: ["ProviderAPI", "WorkingSetIndex", "FolioConfig"], swiftSettings: strict),
     // config.toml: openers, custom actions, domains, cache budget, theme.
     .target(name: "FolioConfig", dependencies: ["ProviderAPI", "TOMLKit"], swiftSettings: strict),
     // The command-line services and the composition root (the executable is a thin main).

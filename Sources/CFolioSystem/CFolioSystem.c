@@ -38,3 +38,18 @@ long folio_fs_type(const char *path) {
 }
 
 int folio_isatty(int fd) { return isatty(fd); }
+
+#include <sys/stat.h>
+int folio_birthtime(int dirfd, const char *name, int64_t *sec, int64_t *nsec) {
+#ifdef STATX_BTIME
+  struct statx sx;
+  if (statx(dirfd, name, AT_SYMLINK_NOFOLLOW, STATX_BTIME, &sx) != 0) return -1;
+  if (!(sx.stx_mask & STATX_BTIME)) return -1;
+  *sec = sx.stx_btime.tv_sec;
+  *nsec = sx.stx_btime.tv_nsec;
+  return 0;
+#else
+  (void)dirfd; (void)name; (void)sec; (void)nsec;
+  return -1;
+#endif
+}

@@ -161,3 +161,8 @@ public struct ContentType: Hashable, Sendable, Codable, CustomStringConvertible 
     try c.encode(identifier)
   }
 }
+
+extension ContentType {
+  /// Every kind description the table knows, for kind sorting.
+  public static var allKnownKindDescriptions: [String] { Array(Set(descriptions.values)) }
+}

@@ -82,6 +82,11 @@ public protocol Provider: Sendable {
   /// Deletes an item forever. An unknown identifier is success.
   func deleteItem(_ identifier: ItemIdentifier, baseVersion: ItemVersion?, options: DeleteOptions) async throws(ProviderError)
 
+  /// Takes an item out of the trash: into `parent`, or back where it was when `parent` is nil
+  /// (recreating the folders on the way if they are gone). A name already taken there is a
+  /// `filenameCollision` and nothing moves.
+  func restoreItem(_ identifier: ItemIdentifier, to parent: ItemIdentifier?) async throws(ProviderError) -> Item
+
   /// Copies an item (recursively for a folder) into a folder.
   func copyItem(_ identifier: ItemIdentifier, to parent: ItemIdentifier, name: ItemName?) async throws(ProviderError) -> Item
 
@@ -103,6 +108,16 @@ extension Provider {
 
   public func copyItem(_ identifier: ItemIdentifier, to parent: ItemIdentifier, name: ItemName?) async throws(ProviderError) -> Item {
     throw ProviderError(.featureUnsupported, "this location cannot copy items")
+  }
+
+  public func restoreItem(_ identifier: ItemIdentifier, to parent: ItemIdentifier?) async throws(ProviderError) -> Item {
+    let item = try await item(for: identifier)
+    guard let parent else {
+      throw ProviderError(.featureUnsupported, "this location cannot restore items to their original place")
+    }
+    var t = ItemTemplate(item)
+    t.parentIdentifier = parent
+    return try await modifyItem(t, baseVersion: item.version, changedFields: .parentItemIdentifier, contents: nil)
   }
 
   public func performAction(_ action: ActionIdentifier, on items: [ItemIdentifier]) async throws(ProviderError) {

@@ -1,1 +1,3 @@
-print("folio")
+import FolioCommandLine
+
+await FolioCommand.start()

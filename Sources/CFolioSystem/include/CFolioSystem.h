@@ -19,4 +19,10 @@ long folio_fs_type(const char *path);
 /// 1 when stdout/stderr style fd is a terminal.
 int folio_isatty(int fd);
 
+
+
+#include <stdint.h>
+/// Birth time of dirfd/name via statx (without following a final symlink). Returns 0 and fills
+/// sec/nsec when the filesystem records it, -1 otherwise.
+int folio_birthtime(int dirfd, const char *name, int64_t *sec, int64_t *nsec);
 #endif

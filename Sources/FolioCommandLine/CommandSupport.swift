@@ -1,0 +1,60 @@
+import ArgumentParser
+import Foundation
+import ProviderAPI
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// How every command reports: data on stdout, one clear line per error on stderr, and an exit
+/// code a script can test (1: the operation failed, 2: usage, 3: bad config or rule).
+enum Console {
+  static func out(_ line: String) {
+    var s = line
+    s.append("\n")
+    FileHandle.standardOutput.write(Data(s.utf8))
+  }
+
+  static func err(_ line: String) {
+    FileHandle.standardError.write(Data(("folio: " + line + "\n").utf8))
+  }
+
+  static var stdoutIsTerminal: Bool { isatty(1) == 1 }
+  static var stderrIsTerminal: Bool { isatty(2) == 1 }
+  static var stdinIsTerminal: Bool { isatty(0) == 1 }
+
+  /// Asks a yes/no question on the terminal; false when not interactive.
+  static func confirm(_ question: String) -> Bool {
+    guard stdinIsTerminal else { return false }
+    FileHandle.standardError.write(Data((question + " [y/N] ").utf8))
+    guard let answer = readLine() else { return false }
+    return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
+  }
+
+  static func exitCode(for error: ProviderError) -> Int32 {
+    switch error.code {
+    case .badConfig, .badRule: return 3
+    default: return 1
+    }
+  }
+}
+
+/// Runs a command body, turning a ProviderError into one line on stderr and an exit code.
+func runReporting(_ body: () async throws(ProviderError) -> Void) async throws {
+  do {
+    try await body()
+  } catch {
+    Console.err(error.message)
+    throw ExitCode(Console.exitCode(for: error))
+  }
+}
+
+/// Reports a failure of one item among several, and remembers that the command failed.
+struct FailureTally {
+  private(set) var failed = false
+  mutating func report(_ error: ProviderError) {
+    Console.err(error.message)
+    failed = true
+  }
+  var failedAny: Bool { failed }
+}

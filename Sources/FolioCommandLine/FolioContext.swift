@@ -1,0 +1,72 @@
+import FolioConfig
+import Foundation
+import LocalProvider
+import ProviderAPI
+import ProviderCore
+import WorkingSetIndex
+
+/// The composition root: reads the config, opens the index, builds the domains with their
+/// concrete providers and the services the commands use. Only this file chooses providers.
+struct FolioContext: Sendable {
+  let paths: FolioPaths
+  let configuration: FolioConfiguration
+  let index: WorkingSetIndex
+  let registry: DomainRegistry
+  let items: ItemService
+  let actions: ActionRunner
+  let openers: OpenerResolver
+
+  static func make() throws(ProviderError) -> FolioContext {
+    let paths = FolioPaths.current
+    let configuration = try FolioConfiguration.load(paths: paths)
+    let index = try WorkingSetIndex.open(at: paths.indexFile)
+    var registry = DomainRegistry(
+      local: Domain(identifier: .local, displayName: "This Computer", provider: LocalProvider(), localRoot: .root))
+    for d in configuration.domains {
+      if case .local(let root) = d.kind {
+        let rootPath = ItemPath(root)
+        try registry.add(
+          Domain(
+            identifier: d.identifier, displayName: d.displayName,
+            provider: LocalProvider(domain: d.identifier, root: rootPath, displayName: d.displayName), localRoot: rootPath))
+      }
+    }
+    return FolioContext(
+      paths: paths, configuration: configuration, index: index, registry: registry,
+      items: ItemService(registry: registry, index: index), actions: ActionRunner(userActions: configuration.actions),
+      openers: OpenerResolver(rules: configuration.openers))
+  }
+
+  /// The domain an address names, with a clear error for unknown and not-yet-supported ones.
+  func domain(for address: ItemAddress) throws(ProviderError) -> Domain {
+    guard let id = address.domain else { return registry.local }
+    if let d = registry.domain(id) { return d }
+    if let configured = configuration.domains.first(where: { $0.identifier == id }), case .remote(let type, _) = configured.kind {
+      throw ProviderError(
+        .featureUnsupported,
+        "the location '\(id)' is a \(type) location; this build of Folio serves local locations only")
+    }
+    let known = registry.domains.map(\.identifier.rawValue).joined(separator: ", ")
+    throw ProviderError(
+      .noSuchItem,
+      "no location named '\(TerminalText.escape(id.rawValue))' (known: \(known)); for a local file with a colon in its name write ./\(TerminalText.escape(id.rawValue)):…")
+  }
+
+  /// The real path an address points at: local paths as they are, `NAME:/p` under a local root.
+  func path(for address: ItemAddress, in domain: Domain) -> ItemPath {
+    guard address.domain != nil, let root = domain.localRoot else { return address.path }
+    if address.path == .root { return root }
+    return ItemPath(bytes: (root == .root ? [] : root.bytes) + address.path.bytes)
+  }
+
+  /// Resolves a command-line argument to its domain and item.
+  func resolve(_ argument: String) async throws(ProviderError) -> (Domain, Item) {
+    let address = try ItemAddress.parse(RawArguments.bytes(of: argument), currentDirectory: ItemAddress.currentDirectory)
+    let domain = try self.domain(for: address)
+    let item = try await items.item(at: path(for: address, in: domain), in: domain)
+    return (domain, item)
+  }
+
+  /// The location name shown for items of a domain ("local", "projects").
+  func locationName(_ domain: Domain) -> String { domain.identifier.rawValue }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import ProviderAPI
+
+/// An item as the command line prints it with `--json`.
+///
+/// `name` and `path` are the exact text when the bytes are valid UTF-8; otherwise they carry the
+/// visible escape of the bytes and `nameBytes` / `pathBytes` carry the exact bytes in base64.
+struct ItemJSON: Encodable {
+  var id: String
+  var name: String
+  var nameBytes: String?
+  var path: String
+  var pathBytes: String?
+  var location: String
+  var kind: String
+  var contentType: String
+  var size: Int64?
+  var modified: String?
+  var created: String?
+  var tags: [String]
+  var favorite: Bool
+  var lastUsed: String?
+  var originalPath: String?
+  var trashed: String?
+  var symlinkTarget: String?
+  var capabilities: [String]?
+  var version: String?
+  var permissions: String?
+  var decorations: [String]?
+  var userInfo: [String: String]?
+
+  nonisolated(unsafe) static let dateFormatter: ISO8601DateFormatter = {
+    let f = ISO8601DateFormatter()
+    f.formatOptions = [.withInternetDateTime]
+    return f
+  }()
+
+  init(_ item: Item, location: String, detailed: Bool = false) {
+    func text<B: ByteString>(_ b: B) -> (String, String?) {
+      if let s = b.utf8String { return (s, nil) }
+      return (b.displayString, b.base64)
+    }
+    id = item.identifier.rawValue
+    (name, nameBytes) = text(item.filename)
+    (path, pathBytes) = text(item.path)
+    self.location = location
+    kind = item.kind.rawValue
+    contentType = item.contentType.identifier
+    size = item.documentSize
+    modified = item.contentModificationDate.map(Self.dateFormatter.string)
+    created = item.creationDate.map(Self.dateFormatter.string)
+    tags = item.tags
+    favorite = item.isFavorite
+    lastUsed = item.lastUsedDate.map(Self.dateFormatter.string)
+    originalPath = item.originalPath.map { text($0).0 }
+    trashed = item.trashedDate.map(Self.dateFormatter.string)
+    symlinkTarget = item.symlinkTargetPath.map { text($0).0 }
+    if detailed {
+      capabilities = item.capabilities.names
+      version = item.version.displayString
+      permissions = item.posixPermissions.map { String($0, radix: 8) }
+      decorations = item.decorations.map(\.rawValue)
+      userInfo = item.userInfo.isEmpty ? nil : item.userInfo.mapValues(\.description)
+    }
+  }
+
+  static func encode<T: Encodable>(_ value: T) -> String {
+    let e = JSONEncoder()
+    e.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    guard let d = try? e.encode(value) else { return "null" }
+    return String(decoding: d, as: UTF8.self)
+  }
+}

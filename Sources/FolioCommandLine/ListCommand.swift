@@ -1,0 +1,104 @@
+import ArgumentParser
+import Foundation
+import ProviderAPI
+import ProviderCore
+
+struct ListCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "ls", abstract: "List a folder, a page at a time (huge folders start printing at once).")
+
+  @Argument(help: "The folder (default: the current one), or NAME:/path.") var path: String = "."
+  @Option(help: "Sort by name, date, size or kind.") var sort: ItemSort.Key = .name
+  @Flag(help: "Reverse the order.") var reverse = false
+  @Flag(name: .shortAndLong, help: "Include hidden items (names starting with '.').") var all = false
+  @Flag(inversion: .prefixedNo, help: "List folders before files.") var foldersFirst = true
+  @Option(help: "Print at most N items.") var limit: Int?
+  @Flag(help: "Print JSON.") var json = false
+
+  func validate() throws {
+    if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more") }
+  }
+
+  func run() async throws {
+    try await runReporting { () async throws(ProviderError) in
+      let context = try FolioContext.make()
+      var (domain, folder) = try await context.resolve(path)
+      if folder.isSymlink, let target = try? await domain.provider.item(at: resolvedTarget(folder)), target.isFolder {
+        folder = target
+      }
+      guard folder.isFolder else {
+        print([folder], domain: domain, context: context, first: true, last: true)
+        return
+      }
+      try await list(folder, in: domain, context: context)
+    }
+  }
+
+  private func resolvedTarget(_ link: Item) -> ItemPath {
+    guard let t = link.symlinkTargetPath else { return link.path }
+    return t.isAbsolute ? t : ItemAddress.normalize(link.path.parent.bytes + [0x2F] + t.bytes)
+  }
+
+  private func list(_ folder: Item, in domain: Domain, context: FolioContext) async throws(ProviderError) {
+    let service = EnumerationService(prefetchPages: 1)
+    let request = EnumerationRequest(
+      container: folder.identifier, sort: ItemSort(key: sort, ascending: !reverse, foldersFirst: foldersFirst),
+      includeHidden: all, suggestedPageSize: 1000)
+    let ticket = await service.open(request, on: domain.provider, watch: false)
+    await service.readAll(ticket)
+    let max = limit ?? Int.max
+    var printed = 0
+    var first = true
+    var showedProgress = false
+    if max == 0 {
+      if json { Console.out("[]") }
+      return
+    }
+    for await event in service.events {
+      switch event {
+      case .progress(_, let p):
+        guard Console.stderrIsTerminal, p.phase == .readingMetadata, let total = p.total, total > 50_000 else { continue }
+        FileHandle.standardError.write(Data("\rreading metadata \(p.completed)/\(total)…".utf8))
+        showedProgress = true
+      case .page(_, _, let items, _, let complete):
+        if showedProgress {
+          FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+          showedProgress = false
+        }
+        let take = Array(items.prefix(max - printed))
+        printed += take.count
+        let done = complete || printed >= max
+        print(context.items.annotate(take, domain: domain.identifier), domain: domain, context: context, first: first, last: done)
+        first = false
+        if done {
+          await service.shutdown()
+          return
+        }
+      case .failed(_, let error):
+        await service.shutdown()
+        throw error
+      case .restarted:
+        throw ProviderError(.pageExpired, "\(folder.path.displayString) changed while it was being listed; run ls again")
+      case .containerChanged:
+        continue
+      }
+    }
+  }
+
+  /// Prints items as they arrive; JSON is one array spread over the pages.
+  private func print(_ items: [Item], domain: Domain, context: FolioContext, first: Bool, last: Bool) {
+    if json {
+      var chunk = first ? "[" : ""
+      for (i, item) in items.enumerated() {
+        if !(first && i == 0) { chunk += "," }
+        chunk += "\n" + ItemJSON.encode(ItemJSON(item, location: context.locationName(domain)))
+      }
+      if last { chunk += "\n]" }
+      if !chunk.isEmpty { Console.out(chunk) }
+      return
+    }
+    for item in items { Console.out(HumanFormat.line(item)) }
+  }
+}
+
+extension ItemSort.Key: ExpressibleByArgument {}

@@ -1,1 +1,0 @@
-// FolioCommandLine module.

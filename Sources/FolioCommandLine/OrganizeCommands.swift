@@ -1,0 +1,148 @@
+import ArgumentParser
+import ProviderAPI
+import ProviderCore
+
+struct RenameCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "rename", abstract: "Rename an item (never replaces an existing one).")
+
+  @Argument(help: "The item: a path or NAME:/path.") var item: String
+  @Argument(help: "The new name (a name, not a path).") var newName: String
+
+  func run() async throws {
+    try await runReporting { () async throws(ProviderError) in
+      let context = try FolioContext.make()
+      let (domain, it) = try await context.resolve(item)
+      let name = try ItemName.validated(RawArguments.bytes(of: newName))
+      _ = try await context.items.rename(it, to: name, in: domain)
+    }
+  }
+}
+
+/// Resolves every source first, so that a typo in one argument changes nothing at all.
+func resolveAll(_ arguments: [String], context: FolioContext) async throws(ProviderError) -> [(Domain, Item)] {
+  var out: [(Domain, Item)] = []
+  for a in arguments { out.append(try await context.resolve(a)) }
+  return out
+}
+
+/// The destination folder of mv and cp, and the checks that must pass before anything moves.
+func destinationFolder(_ argument: String, for sources: [(Domain, Item)], context: FolioContext, verb: String)
+  async throws(ProviderError) -> (Domain, Item)
+{
+  let (domain, folder) = try await context.resolve(argument)
+  guard folder.isFolder else { throw ProviderError(.invalidArgument, "\(folder.path.displayString) is not a folder") }
+  var names = Set<ItemName>()
+  for (d, item) in sources {
+    guard d.identifier == domain.identifier || (d.isLocal && domain.isLocal) else {
+      throw ProviderError(.featureUnsupported, "cannot \(verb) between locations '\(d.identifier)' and '\(domain.identifier)' yet")
+    }
+    guard names.insert(item.filename).inserted else {
+      throw ProviderError(.filenameCollision, "two items named '\(item.filename.displayString)' would land in \(folder.path.displayString)")
+    }
+  }
+  return (domain, folder)
+}
+
+struct MoveCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "mv", abstract: "Move items into a folder (never replaces; across filesystems it copies, then removes).")
+
+  @Argument(help: "The items, then the destination folder.") var arguments: [String]
+
+  func validate() throws {
+    if arguments.count < 2 { throw ValidationError("give at least one item and a destination folder") }
+  }
+
+  func run() async throws {
+    try await runReporting { () async throws(ProviderError) in
+      let context = try FolioContext.make()
+      let sources = try await resolveAll(Array(arguments.dropLast()), context: context)
+      let (_, folder) = try await destinationFolder(arguments.last!, for: sources, context: context, verb: "move")
+      var tally = FailureTally()
+      for (domain, item) in sources {
+        do throws(ProviderError) { _ = try await context.items.move(item, to: folder, in: domain) } catch { tally.report(error) }
+      }
+      if tally.failedAny { throw ProviderError(.ioError, "some items were not moved") }
+    }
+  }
+}
+
+struct CopyCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "cp", abstract: "Copy items into a folder (a name already taken there gets \" copy\", as in Finder).")
+
+  @Argument(help: "The items, then the destination folder.") var arguments: [String]
+
+  func validate() throws {
+    if arguments.count < 2 { throw ValidationError("give at least one item and a destination folder") }
+  }
+
+  func run() async throws {
+    try await runReporting { () async throws(ProviderError) in
+      let context = try FolioContext.make()
+      let sources = try await resolveAll(Array(arguments.dropLast()), context: context)
+      let (_, folder) = try await destinationFolder(arguments.last!, for: sources, context: context, verb: "copy")
+      var tally = FailureTally()
+      for (domain, item) in sources {
+        do throws(ProviderError) { _ = try await context.items.copy(item, to: folder, in: domain) } catch { tally.report(error) }
+      }
+      if tally.failedAny { throw ProviderError(.ioError, "some items were not copied") }
+    }
+  }
+}
+
+struct MakeFolderCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(commandName: "mkdir", abstract: "Create a folder.")
+
+  @Argument(help: "The new folder: a path or NAME:/path.") var path: String
+  @Flag(name: .shortAndLong, help: "Create missing parent folders too, and accept an existing folder.") var parents = false
+
+  func run() async throws {
+    try await runReporting { () async throws(ProviderError) in
+      let context = try FolioContext.make()
+      let address = try ItemAddress.parse(RawArguments.bytes(of: path), currentDirectory: ItemAddress.currentDirectory)
+      let domain = try context.domain(for: address)
+      let target = context.path(for: address, in: domain)
+      guard let name = target.lastComponent else { throw ProviderError(.filenameCollision, "/ already exists") }
+      let parentPath = target.parent
+      if parents { try await makeParents(parentPath, domain: domain, context: context) }
+      let parent = try await context.items.item(at: parentPath, in: domain)
+      do throws(ProviderError) {
+        _ = try await context.items.makeFolder(named: name, in: parent, in: domain)
+      } catch {
+        guard error.code == .filenameCollision && parents else { throw error }
+        let existing = try await context.items.item(at: target, in: domain)
+        guard existing.isFolder else { throw error }
+      }
+    }
+  }
+
+  private func makeParents(_ path: ItemPath, domain: Domain, context: FolioContext) async throws(ProviderError) {
+    if (try? await context.items.item(at: path, in: domain)) != nil { return }
+    guard let name = path.lastComponent else { return }
+    try await makeParents(path.parent, domain: domain, context: context)
+    let parent = try await context.items.item(at: path.parent, in: domain)
+    _ = try await context.items.makeFolder(named: name, in: parent, in: domain)
+  }
+}
+
+struct RemoveCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "rm",
+    abstract: "Move items to Recently Deleted (the freedesktop Trash, shared with trash-cli and desktops).")
+
+  @Argument(help: "The items: paths or NAME:/path.") var items: [String]
+
+  func run() async throws {
+    try await runReporting { () async throws(ProviderError) in
+      let context = try FolioContext.make()
+      let sources = try await resolveAll(items, context: context)
+      var tally = FailureTally()
+      for (domain, item) in sources {
+        do throws(ProviderError) { _ = try await context.items.trash(item, in: domain) } catch { tally.report(error) }
+      }
+      if tally.failedAny { throw ProviderError(.ioError, "some items were not deleted") }
+    }
+  }
+}

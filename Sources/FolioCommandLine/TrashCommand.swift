@@ -1,0 +1,153 @@
+import ArgumentParser
+import Foundation
+import ProviderAPI
+import ProviderCore
+
+struct TrashCommand: AsyncParsableCommand {
+  enum Verb: String, ExpressibleByArgument, CaseIterable { case list, restore, empty }
+
+  static let configuration = CommandConfiguration(
+    commandName: "trash",
+    abstract: "List Recently Deleted, restore items to where they were, or empty it.",
+    discussion: """
+      folio trash                      list what was deleted, most recent first
+      folio trash restore PATH...      put items back (PATH is where they were, or a trashed name)
+      folio trash empty [--yes]        delete everything in it forever (asks on a terminal)
+      """)
+
+  @Argument(help: "list, restore or empty.") var verb: Verb = .list
+  @Argument(help: "For restore: the original paths (or names) of the items.") var items: [String] = []
+  @Flag(help: "Don't ask before emptying.") var yes = false
+  @Flag(help: "Print JSON.") var json = false
+
+  func validate() throws {
+    if verb == .restore && items.isEmpty { throw ValidationError("restore needs at least one item") }
+    if verb != .restore && !items.isEmpty { throw ValidationError("'\(verb.rawValue)' takes no items") }
+  }
+
+  func run() async throws {
+    try await runReporting { () async throws(ProviderError) in
+      let context = try FolioContext.make()
+      let domain = context.registry.local
+      switch verb {
+      case .list:
+        let trashed = try await context.items.trashedItems(in: domain)
+        if json {
+          Console.out(ItemJSON.encode(trashed.map { ItemJSON($0, location: context.locationName(domain)) }))
+        } else {
+          for item in trashed {
+            Console.out(
+              HumanFormat.date(item.trashedDate) + "  " + HumanFormat.pad(HumanFormat.size(item.documentSize), 8, right: true)
+                + "  " + (item.originalPath?.displayString ?? item.filename.displayString) + (item.isFolder ? "/" : ""))
+          }
+        }
+      case .restore:
+        let trashed = try await context.items.trashedItems(in: domain)
+        var chosen: [Item] = []
+        for argument in items {
+          chosen.append(try match(argument, in: trashed, exclude: chosen))
+        }
+        var tally = FailureTally()
+        for item in chosen {
+          do throws(ProviderError) { _ = try await context.items.restore(item, in: domain) } catch { tally.report(error) }
+        }
+        if tally.failedAny { throw ProviderError(.ioError, "some items were not restored") }
+      case .empty:
+        let count = try await context.items.trashedItems(in: domain).count
+        if count == 0 { return }
+        if !yes {
+          guard Console.stdinIsTerminal else {
+            throw ProviderError(.invalidArgument, "emptying deletes \(count) item(s) forever: add --yes to confirm")
+          }
+          guard Console.confirm("Delete \(count) item(s) forever?") else { return }
+        }
+        _ = try await context.items.emptyTrash(in: domain)
+      }
+    }
+  }
+
+  /// The trashed item an argument names: by original path (most recently deleted first), or by a
+  /// name that only one trashed item has.
+  private func match(_ argument: String, in trashed: [Item], exclude: [Item]) throws(ProviderError) -> Item {
+    let bytes = RawArguments.bytes(of: argument)
+    let candidates = trashed.filter { t in !exclude.contains { $0.identifier == t.identifier } }
+    let address = try ItemAddress.parse(bytes, currentDirectory: ItemAddress.currentDirectory)
+    if let hit = candidates.first(where: { $0.originalPath == address.path }) { return hit }
+    if !bytes.contains(0x2F) {
+      let byName = candidates.filter { $0.filename.bytes == bytes }
+      if byName.count == 1 { return byName[0] }
+      if byName.count > 1 {
+        throw ProviderError(
+          .invalidArgument,
+          "\(byName.count) deleted items are named '\(TerminalText.escape(bytes: bytes))': give the path they had")
+      }
+    }
+    throw ProviderError(.noSuchItem, "nothing deleted from \(address.path.displayString) is in Recently Deleted")
+  }
+}
+
+struct ActionsCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "actions", abstract: "List the custom actions whose activation rules match the items.")
+
+  @Argument(help: "The selection: paths or NAME:/path.") var items: [String]
+  @Flag(help: "Print JSON.") var json = false
+
+  struct ActionJSON: Encodable {
+    var id: String
+    var name: String
+    var rule: String
+    var source: String
+  }
+
+  func run() async throws {
+    try await runReporting { () async throws(ProviderError) in
+      let context = try FolioContext.make()
+      let selection = try await resolveAll(items, context: context)
+      let domain = selection[0].0
+      let actions = context.actions.actions(for: selection.map(\.1), in: domain)
+      if json {
+        Console.out(
+          ItemJSON.encode(
+            actions.map {
+              ActionJSON(
+                id: $0.identifier.rawValue, name: $0.name, rule: $0.rule.source,
+                source: { if case .provider(let d) = $0.source { return d.rawValue } else { return "config" } }($0))
+            }))
+      } else {
+        for a in actions { Console.out(TerminalText.escape(a.name) + "  (" + TerminalText.escape(a.identifier.rawValue) + ")") }
+      }
+    }
+  }
+}
+
+struct ActionCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "action", abstract: "Run a custom action (by name or id) on items its rule matches.")
+
+  @Argument(help: "The action's name or id.") var name: String
+  @Argument(help: "The selection: paths or NAME:/path.") var items: [String]
+  @Flag(help: "Don't ask, even when the action asks for confirmation.") var yes = false
+
+  func run() async throws {
+    try await runReporting { () async throws(ProviderError) in
+      let context = try FolioContext.make()
+      let selection = try await resolveAll(items, context: context)
+      let domain = selection[0].0
+      guard let action = context.actions.action(named: name, in: domain) else {
+        let known = context.actions.declaredActions(for: domain).map { TerminalText.escape($0.name) }
+        throw ProviderError(
+          .noSuchItem,
+          "no action named '\(TerminalText.escape(name))'" + (known.isEmpty ? " (none is configured)" : " (known: \(known.joined(separator: ", "))))"))
+      }
+      if action.needsConfirmation && !yes {
+        guard Console.confirm("Run '\(TerminalText.escape(action.name))' on \(selection.count) item(s)?") else {
+          throw ProviderError(.cancelled, "not confirmed (add --yes to run it without asking)")
+        }
+      }
+      if let outcome = try await context.actions.run(action, on: selection.map(\.1), in: domain), !outcome.succeeded {
+        throw ProviderError(.ioError, "the action '\(TerminalText.escape(action.name))' failed (exit status \(outcome.exitStatus.map(String.init) ?? "signal"))")
+      }
+    }
+  }
+}

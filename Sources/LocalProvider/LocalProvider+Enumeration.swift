@@ -1,0 +1,113 @@
+import Foundation
+import ProviderAPI
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+extension LocalProvider {
+  public func item(for identifier: ItemIdentifier, pathHint: ItemPath?) async throws(ProviderError) -> Item {
+    if identifier == .trash { return trashContainerItem() }
+    return try await BlockingIO.run { _ throws(ProviderError) in
+      let path = try self.path(of: identifier, hint: pathHint)
+      if let entry = try? self.trashEntry(for: identifier) { return self.makeTrashedItem(entry) }
+      return try self.makeItem(at: path)
+    }
+  }
+
+  public func item(at path: ItemPath) async throws(ProviderError) -> Item {
+    guard isInsideRoot(path) else {
+      throw ProviderError(.noSuchItem, "\(path.displayString) is not inside \(rootPath.displayString)")
+    }
+    return try await BlockingIO.run { _ throws(ProviderError) in try self.makeItem(at: path) }
+  }
+
+  public func enumerate(
+    _ request: EnumerationRequest, page: Page?, progress: @escaping @Sendable (EnumerationProgress) -> Void
+  ) async throws(ProviderError) -> ItemPage {
+    if request.container == .trash { return try await enumerateTrash(request) }
+    if request.container == .workingSet {
+      throw ProviderError(.featureUnsupported, "the local provider's working set is kept by the index")
+    }
+    let pageSize = max(1, min(request.suggestedPageSize, 20_000))
+    return try await BlockingIO.run { flag throws(ProviderError) in
+      let folder = try self.path(of: request.container)
+      let snap: DirectorySnapshot
+      let snapID: UUID
+      var offset = 0
+      if let page {
+        let token = try LocalPageToken(page)
+        offset = token.offset
+        if let s = self.snapshot(token.snapshot), s.generation == token.generation {
+          snap = s
+          snapID = token.snapshot
+        } else {
+          // The snapshot was dropped: rebuild it if the folder is unchanged, else start over.
+          let current = try DirectorySnapshot.generation(of: folder)
+          guard current == token.generation else {
+            throw ProviderError(.pageExpired, "\(folder.displayString) changed while it was being listed")
+          }
+          snap = try DirectorySnapshot.read(
+            folder, sort: request.sort, includeHidden: request.includeHidden, progress: progress,
+            isCancelled: { flag.isCancelled })
+          snapID = self.storeSnapshot(snap)
+        }
+      } else {
+        snap = try DirectorySnapshot.read(
+          folder, sort: request.sort, includeHidden: request.includeHidden, progress: progress,
+          isCancelled: { flag.isCancelled })
+        snapID = self.storeSnapshot(snap)
+      }
+      let items = try self.items(of: snap, range: offset..<min(offset + pageSize, snap.count), container: request.container)
+      let end = offset + pageSize
+      let next: Page? =
+        end < snap.count ? try LocalPageToken(snapshot: snapID, generation: snap.generation, offset: end).encoded() : nil
+      return ItemPage(items: items, nextPage: next, totalCount: snap.count)
+    }
+  }
+
+  /// Stats the entries of one page, relative to the open directory. Entries that vanished since
+  /// the directory was read are left out.
+  func items(of snap: DirectorySnapshot, range: Range<Int>, container: ItemIdentifier) throws(ProviderError) -> [Item] {
+    guard !range.isEmpty else { return [] }
+    let dfd = snap.path.withCString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+    if dfd < 0 { throw PosixPath.error(errno, "cannot read", snap.path) }
+    defer { close(dfd) }
+    var dst = stat()
+    fstat(dfd, &dst)
+    let writable = Self.folderIsWritable(dst)
+    var out: [Item] = []
+    out.reserveCapacity(range.count)
+    for k in range {
+      let e = Int(snap.order[k])
+      var st = stat()
+      guard snap.withName(e, { fstatat(dfd, $0, &st, AT_SYMLINK_NOFOLLOW) }) == 0 else { continue }
+      let name = ItemName(bytes: snap.nameBytes(e))
+      out.append(makeItem(st: st, name: name, path: snap.path.appending(name), parent: container, parentWritable: writable))
+    }
+    return out
+  }
+
+  public func currentSyncAnchor(for container: ItemIdentifier) async throws(ProviderError) -> SyncAnchor {
+    if container == .trash || container == .workingSet { return try SyncAnchor(Data("static".utf8)) }
+    return try await BlockingIO.run { _ throws(ProviderError) in
+      let g = try DirectorySnapshot.generation(of: try self.path(of: container))
+      return try SyncAnchor(Data("\(g.device):\(g.inode):\(g.mtimeNanos)".utf8))
+    }
+  }
+
+  /// A folder on a local disk has no change history: an unchanged folder has no changes, and a
+  /// changed one answers `syncAnchorExpired` so the reader re-enumerates it.
+  public func changes(in container: ItemIdentifier, since anchor: SyncAnchor) async throws(ProviderError) -> ChangeBatch {
+    let current = try await currentSyncAnchor(for: container)
+    guard current == anchor else {
+      throw ProviderError(.syncAnchorExpired, "the folder changed; it must be listed again")
+    }
+    return ChangeBatch(updatedItems: [], deletedIdentifiers: [], anchor: current, moreComing: false)
+  }
+
+  public func changeSignals(for container: ItemIdentifier) -> AsyncStream<Void> {
+    guard let path = try? self.path(of: container) else { return AsyncStream { $0.finish() } }
+    return InotifyWatcher.signals(for: path) { [weak self] in self?.invalidateSnapshots(of: path) }
+  }
+}

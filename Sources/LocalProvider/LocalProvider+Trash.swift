@@ -1,0 +1,75 @@
+import Foundation
+import ProviderAPI
+
+extension LocalProvider {
+  /// The synthetic "Recently Deleted" container.
+  func trashContainerItem() -> Item {
+    Item(
+      identifier: .trash, parentIdentifier: .root, filename: ItemName("Recently Deleted"),
+      path: trash.homeTrash ?? ItemPath("/"), contentType: .folder, capabilities: [.reading, .deleting])
+  }
+
+  /// The trash entry an identifier names (trashing keeps the inode, hence the identifier).
+  func trashEntry(for id: ItemIdentifier) throws(ProviderError) -> TrashEntry {
+    guard let (dev, ino) = Self.deviceAndInode(of: id) else { throw ProviderError.noSuchItem(id.rawValue) }
+    guard let e = try trash.list().first(where: { $0.device == dev && $0.inode == ino }) else {
+      throw ProviderError.noSuchItem(id.rawValue)
+    }
+    return e
+  }
+
+  func makeTrashedItem(_ e: TrashEntry) -> Item {
+    let id = Self.identifier(device: e.device, inode: e.inode)
+    remember(id, at: e.filePath)
+    let type: ContentType =
+      e.isDirectory ? .folder : e.isSymbolicLink ? .symlink : ContentType.forExtension(e.originalName.pathExtension)
+    return Item(
+      identifier: id, parentIdentifier: .trash, filename: e.originalName, path: e.filePath, contentType: type,
+      capabilities: [.reading, .deleting, .reparenting], documentSize: e.isDirectory ? nil : e.size,
+      contentModificationDate: e.deletionDate, originalPath: e.originalPath, trashedDate: e.deletionDate)
+  }
+
+  func enumerateTrash(_ request: EnumerationRequest) async throws(ProviderError) -> ItemPage {
+    try await BlockingIO.run { _ throws(ProviderError) in
+      var items = try self.trash.list().map(self.makeTrashedItem)
+      if !request.includeHidden { items.removeAll { $0.filename.isHidden } }
+      items.sort { a, b in
+        let less: Bool
+        switch request.sort.key {
+        case .date: less = (a.trashedDate ?? .distantPast) < (b.trashedDate ?? .distantPast)
+        case .size: less = (a.documentSize ?? 0) < (b.documentSize ?? 0)
+        case .name, .kind: less = NameOrdering.compare(a.filename.bytes, b.filename.bytes) < 0
+        }
+        return request.sort.ascending ? less : !less
+      }
+      return ItemPage(items: items, nextPage: nil, totalCount: items.count)
+    }
+  }
+
+  /// Moves an item to the freedesktop Trash, where trash-cli and desktop file managers see it.
+  func trashItem(_ id: ItemIdentifier) async throws(ProviderError) -> Item {
+    try await BlockingIO.run { _ throws(ProviderError) in
+      let path = try self.path(of: id)
+      guard path != self.rootPath else { throw ProviderError(.noPermission, "the root of a location cannot be deleted") }
+      let entry = try self.trash.trash(path)
+      self.invalidateSnapshots(of: path.parent)
+      return self.makeTrashedItem(entry)
+    }
+  }
+
+  public func restoreItem(_ identifier: ItemIdentifier, to parent: ItemIdentifier?) async throws(ProviderError) -> Item {
+    try await BlockingIO.run { _ throws(ProviderError) in
+      let entry = try self.trashEntry(for: identifier)
+      var destination: ItemPath? = nil
+      if let parent { destination = try self.path(of: parent).appending(entry.originalName) }
+      let restored = try self.trash.restore(entry, to: destination)
+      self.invalidateSnapshots(of: restored.parent)
+      return try self.makeItem(at: restored)
+    }
+  }
+
+  /// Deletes everything in the trash forever.
+  public func emptyTrash() async throws(ProviderError) {
+    try await BlockingIO.run { _ throws(ProviderError) in try self.trash.empty() }
+  }
+}

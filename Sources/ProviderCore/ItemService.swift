@@ -1,0 +1,184 @@
+import Foundation
+import ProviderAPI
+import WorkingSetIndex
+
+/// What a person does to items, with the working-set bookkeeping each action implies.
+///
+/// The provider is asked first (it owns the storage); the index is told afterwards (it owns
+/// Recents, tags where the filesystem has no xattrs, favorites and Recently Deleted). Nothing is
+/// recorded when the provider refuses, so the index never claims what did not happen.
+public struct ItemService: Sendable {
+  public let registry: DomainRegistry
+  public let index: WorkingSetIndex
+
+  public init(registry: DomainRegistry, index: WorkingSetIndex) {
+    self.registry = registry
+    self.index = index
+  }
+
+  // MARK: - Reading
+
+  /// The item at a path in a domain, with the per-user fields the index keeps merged in.
+  public func item(at path: ItemPath, in domain: Domain) async throws(ProviderError) -> Item {
+    let item = try await domain.provider.item(at: path)
+    return annotate([item], domain: domain.identifier).first ?? item
+  }
+
+  /// Merges what the index owns into items a provider returned: tags (when the provider has none,
+  /// e.g. a filesystem without user xattrs), favorite rank and last-used date.
+  public func annotate(_ items: [Item], domain: DomainIdentifier) -> [Item] {
+    guard !items.isEmpty else { return items }
+    let ids = items.map(\.identifier)
+    let tags = (try? index.tags(of: ids, domain: domain)) ?? [:]
+    let ranks = (try? index.favoriteRanks(of: ids, domain: domain)) ?? [:]
+    return items.map { item in
+      var it = item
+      if it.tags.isEmpty, let t = tags[it.identifier] { it.tags = t }
+      if it.favoriteRank == nil { it.favoriteRank = ranks[it.identifier] }
+      if it.lastUsedDate == nil, let indexed = try? index.item(domain: domain, identifier: it.identifier) {
+        it.lastUsedDate = indexed.lastUsed
+      }
+      return it
+    }
+  }
+
+  // MARK: - Working set
+
+  /// Opening an item is clear intent to use it: it goes to the top of Recents.
+  public func recordOpen(_ item: Item, in domain: Domain, at date: Date = Date()) throws(ProviderError) {
+    try index.recordUse(of: item, domain: domain.identifier, at: date)
+  }
+
+  /// Replaces the item's tags. Stored by the provider where it can (the `user.xdg.tags` xattr),
+  /// otherwise only in the index; the index always mirrors them for the Tags sidebar and search.
+  public func setTags(_ tags: [String], of item: Item, in domain: Domain) async throws(ProviderError) -> Item {
+    var cleaned: [String] = []
+    for t in tags {
+      let s = t.trimmingCharacters(in: .whitespaces)
+      guard !s.isEmpty else { throw ProviderError(.invalidArgument, "a tag cannot be empty") }
+      guard !s.contains(",") else { throw ProviderError(.invalidArgument, "a tag cannot contain a comma: \(TerminalText.escape(s))") }
+      if !cleaned.contains(s) { cleaned.append(s) }
+    }
+    var updated = item
+    var template = ItemTemplate(item)
+    template.tags = cleaned
+    do {
+      updated = try await domain.provider.modifyItem(
+        template, baseVersion: item.version, changedFields: .tagData, contents: nil)
+    } catch where error.code == .featureUnsupported {
+      // No user xattrs here (tmpfs, vfat, some NFS): the index keeps the tags.
+    }
+    updated.tags = cleaned
+    updated.favoriteRank = item.favoriteRank
+    updated.lastUsedDate = item.lastUsedDate
+    try index.setTags(cleaned, of: updated, domain: domain.identifier)
+    return updated
+  }
+
+  public func setFavorite(_ on: Bool, item: Item, in domain: Domain) async throws(ProviderError) -> Item {
+    var updated = item
+    updated.favoriteRank = try index.setFavorite(on, item: item, domain: domain.identifier)
+    if !domain.isLocal {
+      var template = ItemTemplate(item)
+      template.favoriteRank = updated.favoriteRank
+      _ = try await domain.provider.modifyItem(
+        template, baseVersion: item.version, changedFields: .favoriteRank, contents: nil)
+    }
+    return updated
+  }
+
+  // MARK: - Organizing
+
+  public func rename(_ item: Item, to name: ItemName, in domain: Domain) async throws(ProviderError) -> Item {
+    let valid = try ItemName.validated(name.bytes)
+    guard valid != item.filename else { return item }
+    var template = ItemTemplate(item)
+    template.filename = valid
+    let renamed = try await domain.provider.modifyItem(
+      template, baseVersion: item.version, changedFields: .filename, contents: nil)
+    try index.recordMoved(identifier: item.identifier, to: renamed, domain: domain.identifier, from: item.path)
+    return annotate([renamed], domain: domain.identifier)[0]
+  }
+
+  public func move(_ item: Item, to folder: Item, in domain: Domain) async throws(ProviderError) -> Item {
+    guard folder.isFolder else { throw ProviderError(.invalidArgument, "\(folder.path.displayString) is not a folder") }
+    guard item.parentIdentifier != folder.identifier else { return item }
+    var template = ItemTemplate(item)
+    template.parentIdentifier = folder.identifier
+    let moved = try await domain.provider.modifyItem(
+      template, baseVersion: item.version, changedFields: .parentItemIdentifier, contents: nil)
+    try index.recordMoved(identifier: item.identifier, to: moved, domain: domain.identifier, from: item.path)
+    return annotate([moved], domain: domain.identifier)[0]
+  }
+
+  public func copy(_ item: Item, to folder: Item, in domain: Domain) async throws(ProviderError) -> Item {
+    guard folder.isFolder else { throw ProviderError(.invalidArgument, "\(folder.path.displayString) is not a folder") }
+    return try await domain.provider.copyItem(item.identifier, to: folder.identifier, name: nil)
+  }
+
+  public func makeFolder(named name: ItemName, in folder: Item, in domain: Domain) async throws(ProviderError) -> Item {
+    let valid = try ItemName.validated(name.bytes)
+    return try await domain.provider.createItem(
+      ItemTemplate(parentIdentifier: folder.identifier, filename: valid, contentType: .folder), fields: [],
+      contents: nil, options: [])
+  }
+
+  // MARK: - Recently Deleted
+
+  /// Moves an item to Recently Deleted (the freedesktop Trash for local files).
+  public func trash(_ item: Item, in domain: Domain) async throws(ProviderError) -> Item {
+    guard !item.isTrashed else { return item }
+    var template = ItemTemplate(item)
+    template.parentIdentifier = .trash
+    let trashed = try await domain.provider.modifyItem(
+      template, baseVersion: item.version, changedFields: .parentItemIdentifier, contents: nil)
+    try index.recordTrashed(trashed, originalPath: item.path, at: trashed.trashedDate ?? Date(), domain: domain.identifier)
+    return trashed
+  }
+
+  /// Puts a trashed item back where it was.
+  public func restore(_ item: Item, in domain: Domain) async throws(ProviderError) -> Item {
+    let restored = try await domain.provider.restoreItem(item.identifier, to: nil)
+    try index.recordRestored(identifier: item.identifier, newItem: restored, domain: domain.identifier)
+    return annotate([restored], domain: domain.identifier)[0]
+  }
+
+  /// Deletes an item forever (from the trash, or directly).
+  public func deleteForever(_ item: Item, in domain: Domain) async throws(ProviderError) {
+    try await domain.provider.deleteItem(item.identifier, baseVersion: item.version, options: .recursive)
+    _ = try index.recordDeleted(identifiers: [item.identifier], domain: domain.identifier)
+  }
+
+  /// Everything in a domain's Recently Deleted, as the provider lists it now.
+  public func trashedItems(in domain: Domain) async throws(ProviderError) -> [Item] {
+    var out: [Item] = []
+    var page: Page? = nil
+    repeat {
+      let r = try await domain.provider.enumerate(
+        EnumerationRequest(container: .trash, sort: ItemSort(key: .date, ascending: false, foldersFirst: false),
+          includeHidden: true, suggestedPageSize: 1000),
+        page: page, progress: { _ in })
+      out += r.items
+      page = r.nextPage
+    } while page != nil
+    return annotate(out, domain: domain.identifier)
+  }
+
+  /// Deletes every item in a domain's Recently Deleted; returns how many.
+  public func emptyTrash(in domain: Domain) async throws(ProviderError) -> Int {
+    let items = try await trashedItems(in: domain)
+    var deleted: [ItemIdentifier] = []
+    var firstError: ProviderError? = nil
+    for item in items {
+      do {
+        try await domain.provider.deleteItem(item.identifier, baseVersion: nil, options: .recursive)
+        deleted.append(item.identifier)
+      } catch {
+        if firstError == nil { firstError = error }
+      }
+    }
+    _ = try index.recordDeleted(identifiers: deleted, domain: domain.identifier)
+    if let firstError { throw firstError }
+    return deleted.count
+  }
+}

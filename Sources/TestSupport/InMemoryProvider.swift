@@ -1,0 +1,264 @@
+import Foundation
+import ProviderAPI
+
+/// A provider that keeps a tree in memory: the deterministic double of a real storage, for tests.
+///
+/// Like swift-nio's EmbeddedChannel it is driven by the test: every call first passes through
+/// `hook`, which a test uses to delay a call (await a ``Gate``), make it fail, or stall it until it
+/// is cancelled. It keeps a real change log (each mutation takes the next rank; deletions leave
+/// tombstones), real versions (a stale base version is a conflict), and real paging.
+public actor InMemoryProvider: Provider {
+  public enum Call: Sendable, Equatable {
+    case item, enumerate, anchor, changes, fetch, create, modify, delete, copy, action
+  }
+
+  public nonisolated let domain: DomainIdentifier
+  public nonisolated let actionDeclarations: [ActionDeclaration]
+  public nonisolated let decorationDeclarations: [DecorationDeclaration]
+
+  /// Runs before every call; throw to fail the call, await to delay it.
+  public var hook: @Sendable (Call) async throws(ProviderError) -> Void = { _ throws(ProviderError) in }
+  /// Every call, in order, for assertions.
+  public private(set) var calls: [Call] = []
+  public private(set) var performedActions: [(ActionIdentifier, [ItemIdentifier])] = []
+
+  struct Node {
+    var item: Item
+    var content: Data
+    var deletedAtRank: Int64?
+    var rank: Int64
+  }
+
+  private var nodes: [ItemIdentifier: Node] = [:]
+  private var rank: Int64 = 0
+  private var nextID = 1
+
+  public init(
+    domain: DomainIdentifier = DomainIdentifier(unchecked: "memory"), rootName: String = "Memory",
+    actions: [ActionDeclaration] = [], decorations: [DecorationDeclaration] = []
+  ) {
+    self.domain = domain
+    self.actionDeclarations = actions
+    self.decorationDeclarations = decorations
+    let root = Item(
+      identifier: .root, parentIdentifier: .root, filename: ItemName(rootName), path: .root, contentType: .folder)
+    nodes[.root] = Node(item: root, content: Data(), deletedAtRank: nil, rank: 0)
+  }
+
+  public func setHook(_ hook: @escaping @Sendable (Call) async throws(ProviderError) -> Void) { self.hook = hook }
+
+  // MARK: - Building trees in tests
+
+  /// Adds a folder or file under `parent` and returns it. Names are bytes, so tests can use any.
+  @discardableResult
+  public func add(
+    _ name: ItemName, in parent: ItemIdentifier = .root, folder: Bool = false, content: Data = Data(),
+    modified: Date = Date(timeIntervalSince1970: 1_700_000_000), userInfo: [String: UserInfoValue] = [:],
+    decorations: [DecorationIdentifier] = []
+  ) -> Item {
+    rank += 1
+    let id = ItemIdentifier("m\(nextID)")
+    nextID += 1
+    let parentPath = nodes[parent]?.item.path ?? .root
+    let item = Item(
+      identifier: id, parentIdentifier: parent, filename: name, path: parentPath.appending(name),
+      contentType: folder ? .folder : ContentType.forExtension(name.pathExtension),
+      version: try! ItemVersion(content: "c\(rank)", metadata: "m\(rank)"),
+      documentSize: folder ? nil : Int64(content.count), contentModificationDate: modified, userInfo: userInfo,
+      decorations: decorations)
+    nodes[id] = Node(item: item, content: content, deletedAtRank: nil, rank: rank)
+    return item
+  }
+
+  /// Adds `count` files named with a zero-padded counter, for paging tests.
+  public func addFiles(count: Int, in parent: ItemIdentifier = .root, prefix: String = "file") {
+    let width = String(count).count
+    for i in 0..<count {
+      let n = String(i)
+      add(ItemName(prefix + String(repeating: "0", count: width - n.count) + n), in: parent)
+    }
+  }
+
+  public func content(of id: ItemIdentifier) -> Data? { nodes[id]?.content }
+
+  private func live(_ id: ItemIdentifier) throws(ProviderError) -> Node {
+    guard let n = nodes[id], n.deletedAtRank == nil else { throw ProviderError.noSuchItem(id.rawValue) }
+    return n
+  }
+
+  private func enter(_ call: Call) async throws(ProviderError) {
+    calls.append(call)
+    try await hook(call)
+    if Task.isCancelled { throw ProviderError.cancelledError }
+  }
+
+  private func children(of parent: ItemIdentifier) -> [Item] {
+    nodes.values.filter { $0.deletedAtRank == nil && $0.item.parentIdentifier == parent && $0.item.identifier != .root }
+      .map(\.item)
+  }
+
+  // MARK: - Provider
+
+  public func item(for identifier: ItemIdentifier, pathHint: ItemPath?) async throws(ProviderError) -> Item {
+    try await enter(.item)
+    return try live(identifier).item
+  }
+
+  public func item(at path: ItemPath) async throws(ProviderError) -> Item {
+    try await enter(.item)
+    if path == .root { return try live(.root).item }
+    guard let n = nodes.values.first(where: { $0.deletedAtRank == nil && $0.item.path == path }) else {
+      throw ProviderError.noSuchItem(path.displayString)
+    }
+    return n.item
+  }
+
+  public func enumerate(
+    _ request: EnumerationRequest, page: Page?, progress: @escaping @Sendable (EnumerationProgress) -> Void
+  ) async throws(ProviderError) -> ItemPage {
+    try await enter(.enumerate)
+    var list: [Item]
+    if request.container == .workingSet {
+      list = nodes.values.filter { $0.deletedAtRank == nil && $0.item.identifier != .root }.map(\.item)
+    } else {
+      let container = try live(request.container)
+      guard container.item.isFolder else { throw ProviderError(.invalidArgument, "not a folder") }
+      list = children(of: request.container)
+    }
+    if !request.includeHidden { list.removeAll { $0.filename.isHidden } }
+    list.sort { a, b in
+      if request.sort.foldersFirst && a.isFolder != b.isFolder { return a.isFolder }
+      let less: Bool
+      switch request.sort.key {
+      case .name, .kind: less = a.filename.lossyString.lowercased() < b.filename.lossyString.lowercased()
+      case .date: less = (a.contentModificationDate ?? .distantPast) < (b.contentModificationDate ?? .distantPast)
+      case .size: less = (a.documentSize ?? 0) < (b.documentSize ?? 0)
+      }
+      return request.sort.ascending ? less : !less
+    }
+    var offset = 0
+    if let page {
+      guard let s = String(data: page.data, encoding: .utf8), let o = Int(s) else {
+        throw ProviderError(.pageExpired, "unknown page token")
+      }
+      offset = o
+    }
+    let size = max(1, request.suggestedPageSize)
+    let end = min(list.count, offset + size)
+    let slice = offset < end ? Array(list[offset..<end]) : []
+    let next = end < list.count ? try Page(Data(String(end).utf8)) : nil
+    return ItemPage(items: slice, nextPage: next, totalCount: list.count)
+  }
+
+  public func currentSyncAnchor(for container: ItemIdentifier) async throws(ProviderError) -> SyncAnchor {
+    try await enter(.anchor)
+    return try SyncAnchor(Data(String(rank).utf8))
+  }
+
+  public func changes(in container: ItemIdentifier, since anchor: SyncAnchor) async throws(ProviderError) -> ChangeBatch {
+    try await enter(.changes)
+    guard let s = String(data: anchor.data, encoding: .utf8), let from = Int64(s), from <= rank else {
+      throw ProviderError(.syncAnchorExpired, "unknown anchor")
+    }
+    let changed = nodes.values.filter { $0.rank > from && $0.item.identifier != .root }.sorted { $0.rank < $1.rank }
+    let batch = changed.prefix(200)
+    let newAnchor = batch.last?.rank ?? rank
+    return ChangeBatch(
+      updatedItems: batch.filter { $0.deletedAtRank == nil }.map(\.item),
+      deletedIdentifiers: batch.filter { $0.deletedAtRank != nil }.map(\.item.identifier),
+      anchor: try SyncAnchor(Data(String(newAnchor).utf8)), moreComing: changed.count > batch.count)
+  }
+
+  public func fetchContents(
+    _ identifier: ItemIdentifier, version: ItemVersion?, to destination: URL,
+    progress: @escaping @Sendable (TransferProgress) -> Void
+  ) async throws(ProviderError) -> Item {
+    try await enter(.fetch)
+    let n = try live(identifier)
+    if let version, version != n.item.version {
+      throw ProviderError(.versionNoLongerAvailable, "the requested version is gone")
+    }
+    do { try n.content.write(to: destination) } catch {
+      throw ProviderError(.ioError, "cannot write \(destination.path)")
+    }
+    progress(TransferProgress(completedBytes: Int64(n.content.count), totalBytes: Int64(n.content.count)))
+    return n.item
+  }
+
+  public func createItem(
+    _ template: ItemTemplate, fields: ItemFields, contents: URL?, options: CreateOptions
+  ) async throws(ProviderError) -> Item {
+    try await enter(.create)
+    _ = try live(template.parentIdentifier)
+    if let clash = children(of: template.parentIdentifier).first(where: { $0.filename == template.filename }) {
+      if options.contains(.mayAlreadyExist) { return clash }
+      throw ProviderError(.filenameCollision, "an item named \(template.filename.displayString) already exists", existingItem: clash.identifier)
+    }
+    var data = Data()
+    if let contents {
+      guard let d = try? Data(contentsOf: contents) else { throw ProviderError(.ioError, "cannot read \(contents.path)") }
+      data = d
+    }
+    var item = add(template.filename, in: template.parentIdentifier, folder: template.contentType == .folder, content: data)
+    item.tags = template.tags
+    nodes[item.identifier]?.item.tags = template.tags
+    return item
+  }
+
+  public func modifyItem(
+    _ template: ItemTemplate, baseVersion: ItemVersion, changedFields: ItemFields, contents: URL?
+  ) async throws(ProviderError) -> Item {
+    try await enter(.modify)
+    guard let id = template.identifier else { throw ProviderError(.invalidArgument, "no identifier") }
+    var n = try live(id)
+    if changedFields.contains(.contents) && n.item.version.content != baseVersion.content {
+      throw ProviderError(.cannotSynchronize, "conflict: the item changed since version \(baseVersion.displayString)")
+    }
+    if changedFields.contains(.filename) || changedFields.contains(.parentItemIdentifier) {
+      let parent = changedFields.contains(.parentItemIdentifier) ? template.parentIdentifier : n.item.parentIdentifier
+      if let clash = children(of: parent).first(where: { $0.filename == template.filename && $0.identifier != id }) {
+        throw ProviderError(.filenameCollision, "an item named \(template.filename.displayString) already exists", existingItem: clash.identifier)
+      }
+      if parent == .trash { n.item.originalPath = n.item.path }
+      n.item.parentIdentifier = parent
+      n.item.filename = template.filename
+      n.item.path = (nodes[parent]?.item.path ?? .root).appending(template.filename)
+    }
+    if changedFields.contains(.tagData) { n.item.tags = template.tags }
+    if changedFields.contains(.favoriteRank) { n.item.favoriteRank = template.favoriteRank }
+    if changedFields.contains(.lastUsedDate) { n.item.lastUsedDate = template.lastUsedDate }
+    if changedFields.contains(.contents), let contents {
+      guard let d = try? Data(contentsOf: contents) else { throw ProviderError(.ioError, "cannot read \(contents.path)") }
+      n.content = d
+      n.item.documentSize = Int64(d.count)
+    }
+    rank += 1
+    n.rank = rank
+    n.item.version = try ItemVersion(
+      content: changedFields.contains(.contents) ? "c\(rank)" : String(decoding: n.item.version.content, as: UTF8.self),
+      metadata: "m\(rank)")
+    nodes[id] = n
+    return n.item
+  }
+
+  public func deleteItem(_ identifier: ItemIdentifier, baseVersion: ItemVersion?, options: DeleteOptions) async throws(ProviderError) {
+    try await enter(.delete)
+    guard let n = nodes[identifier], n.deletedAtRank == nil else { return }
+    let kids = children(of: identifier)
+    if !kids.isEmpty && !options.contains(.recursive) {
+      throw ProviderError(.directoryNotEmpty, "the folder is not empty")
+    }
+    for k in kids { try await deleteItem(k.identifier, baseVersion: nil, options: .recursive) }
+    rank += 1
+    nodes[identifier]?.deletedAtRank = rank
+    nodes[identifier]?.rank = rank
+  }
+
+  public func performAction(_ action: ActionIdentifier, on items: [ItemIdentifier]) async throws(ProviderError) {
+    try await enter(.action)
+    guard actionDeclarations.contains(where: { $0.identifier == action }) else {
+      throw ProviderError(.featureUnsupported, "no action \(action)")
+    }
+    performedActions.append((action, items))
+  }
+}

@@ -1,1 +1,0 @@
-// WorkingSetIndex module.

@@ -1,0 +1,64 @@
+import Foundation
+import ProviderAPI
+
+/// One upload or download in the durable journal.
+///
+/// A transfer row is committed before the UI says "queued", and stays until the transfer is done
+/// and removed, so a crash, `kill -9` or quit loses nothing: the queue resumes from the journal.
+public struct Transfer: Sendable, Equatable, Identifiable {
+  public enum Direction: String, Sendable, Codable, CaseIterable {
+    case upload, download
+  }
+
+  /// `queued` waits for its turn (or for `nextAttemptAt`); `running` was being worked on (after a
+  /// crash it is resumed); `throttled` waits for a resolvable error to be resolved; `failed` needs
+  /// the user; `done` is finished and may be removed.
+  public enum State: String, Sendable, Codable, CaseIterable {
+    case queued, running, throttled, failed, done
+  }
+
+  public let id: Int64
+  public var domain: DomainIdentifier
+  public var identifier: ItemIdentifier
+  public var direction: Direction
+  /// For an upload, the staged copy in the content store; for a download, where it is written.
+  public var stagedPath: ItemPath?
+  /// The version the transfer started from (the conflict check of an upload).
+  public var baseVersion: ItemVersion?
+  public var state: State
+  public var attempt: Int
+  public var nextAttemptAt: Date?
+  /// The `ProviderError.Code` raw value that throttles it, for `throttled`.
+  public var throttledByCode: Int?
+  public var lastError: String?
+  public var bytesTotal: Int64?
+  public var bytesDone: Int64
+  public var created: Date
+  public var updated: Date
+
+  public init(
+    id: Int64, domain: DomainIdentifier, identifier: ItemIdentifier, direction: Direction,
+    stagedPath: ItemPath? = nil, baseVersion: ItemVersion? = nil, state: State = .queued, attempt: Int = 0,
+    nextAttemptAt: Date? = nil, throttledByCode: Int? = nil, lastError: String? = nil, bytesTotal: Int64? = nil,
+    bytesDone: Int64 = 0, created: Date, updated: Date
+  ) {
+    self.id = id
+    self.domain = domain
+    self.identifier = identifier
+    self.direction = direction
+    self.stagedPath = stagedPath
+    self.baseVersion = baseVersion
+    self.state = state
+    self.attempt = attempt
+    self.nextAttemptAt = nextAttemptAt
+    self.throttledByCode = throttledByCode
+    self.lastError = lastError
+    self.bytesTotal = bytesTotal
+    self.bytesDone = bytesDone
+    self.created = created
+    self.updated = updated
+  }
+
+  /// True until the transfer is done.
+  public var isPending: Bool { state != .done }
+}

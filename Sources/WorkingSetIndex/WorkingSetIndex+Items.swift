@@ -1,0 +1,173 @@
+import Foundation
+import GRDB
+import ProviderAPI
+
+/// Writes that follow what happened to items: refreshed, used, trashed, restored, deleted, moved.
+extension WorkingSetIndex {
+  /// Refreshes the metadata of items the index knows, in one transaction.
+  ///
+  /// Per-user fields the index owns are kept when the provider's item lacks them: a nil
+  /// `lastUsedDate` or `favoriteRank` and empty `tags` leave the stored ones alone (a provider that
+  /// has them wins, except that a last use is never moved back). A changed path also moves the
+  /// item's indexed descendants.
+  ///
+  /// - Parameters:
+  ///   - insertNew: Also index items the index does not know yet.
+  /// - Returns: The number of rows inserted or updated.
+  @discardableResult
+  public func upsert(_ items: [Item], domain: DomainIdentifier, insertNew: Bool = false) throws(ProviderError) -> Int {
+    try write("refreshing \(items.count) item(s) of \(domain)") { db in
+      var count = 0
+      for item in items {
+        if try Self.apply(item, domain: domain, in: db, insertNew: insertNew) != nil { count += 1 }
+      }
+      return count
+    }
+  }
+
+  /// Records a clear intent to use the item (opened, previewed, edited): it joins the working set
+  /// and goes to the top of Recents.
+  public func recordUse(of item: Item, domain: DomainIdentifier, at date: Date = Date()) throws(ProviderError) {
+    try write("recording the use of \(item.filename)") { db in
+      try Self.apply(item, domain: domain, in: db, insertNew: true) { $0.lastUsed = date.timeIntervalSince1970 }
+    }
+  }
+
+  /// Records that the item went to the trash. It stays in the working set (Recently Deleted); its
+  /// indexed descendants follow it into the trash and leave the working set.
+  ///
+  /// - Parameters:
+  ///   - item: The item as it is now, in the trash.
+  ///   - originalPath: Where it was, for Put Back, and to find its indexed descendants.
+  public func recordTrashed(
+    _ item: Item, originalPath: ItemPath, at date: Date = Date(), domain: DomainIdentifier
+  ) throws(ProviderError) {
+    try write("recording that \(item.filename) was trashed") { db in
+      try Self.apply(item, domain: domain, in: db, insertNew: true, previousPath: originalPath) { record in
+        record.isTrashed = true
+        record.insideTrash = false
+        record.originalPath = Data(originalPath.bytes)
+        record.trashedDate = date.timeIntervalSince1970
+      }
+    }
+  }
+
+  /// Records that a trashed item was put back (possibly under a new identifier); its indexed
+  /// descendants come back with it.
+  public func recordRestored(
+    identifier: ItemIdentifier, newItem: Item, domain: DomainIdentifier
+  ) throws(ProviderError) {
+    try write("recording that \(newItem.filename) was restored") { db in
+      try Self.apply(newItem, domain: domain, in: db, replacing: identifier, insertNew: false) { record in
+        record.isTrashed = false
+        record.insideTrash = false
+        record.originalPath = nil
+        record.trashedDate = nil
+      }
+    }
+  }
+
+  /// Records that items were deleted forever: their rows, their tags and the rows of everything
+  /// indexed under them go.
+  ///
+  /// - Returns: The number of rows removed, descendants included.
+  @discardableResult
+  public func recordDeleted(identifiers: [ItemIdentifier], domain: DomainIdentifier) throws(ProviderError) -> Int {
+    try write("recording the deletion of \(identifiers.count) item(s)") { db in
+      var count = 0
+      for identifier in identifiers {
+        guard let record = try IndexedItemRecord.fetch(db, domain: domain, identifier: identifier) else { continue }
+        count += try DescendantPaths.delete(db, domain: domain, under: ItemPath(bytes: Array(record.path)))
+        if try record.delete(db) { count += 1 }
+      }
+      return count
+    }
+  }
+
+  /// Records a move or rename (possibly under a new identifier). The indexed descendants of a
+  /// folder get their paths rewritten, so a renamed folder's children stay findable.
+  ///
+  /// - Parameters:
+  ///   - previousPath: Where the item was, for an item the index does not know but whose
+  ///     descendants it may (a folder never used itself, holding a recent file).
+  public func recordMoved(
+    identifier: ItemIdentifier, to newItem: Item, domain: DomainIdentifier, from previousPath: ItemPath? = nil
+  ) throws(ProviderError) {
+    try write("recording the move of \(newItem.filename)") { db in
+      try Self.apply(newItem, domain: domain, in: db, replacing: identifier, insertNew: false, previousPath: previousPath)
+    }
+  }
+
+  /// Records whether the content store holds a copy of the item (materialized items are in the
+  /// working set: it is how their changes reach the index).
+  public func setMaterialized(_ on: Bool, item: Item, domain: DomainIdentifier) throws(ProviderError) {
+    try write("recording the materialization of \(item.filename)") { db in
+      try Self.apply(item, domain: domain, in: db, insertNew: true) { $0.isMaterialized = on }
+    }
+  }
+
+  /// Pins ("Keep Downloaded") or unpins the item.
+  public func setPinned(_ on: Bool, item: Item, domain: DomainIdentifier) throws(ProviderError) {
+    try write("pinning \(item.filename)") { db in
+      try Self.apply(item, domain: domain, in: db, insertNew: true) { $0.isPinned = on }
+    }
+  }
+
+  /// Forgets everything about a domain that was removed: items, tags, anchors and transfers.
+  public func removeDomain(_ domain: DomainIdentifier) throws(ProviderError) {
+    try write("removing the domain \(domain)") { db in
+      for table in ["item", "syncAnchor", "transfer"] {
+        try db.execute(sql: "DELETE FROM \(table) WHERE domain = ?", arguments: [domain.rawValue])
+      }
+    }
+  }
+
+  /// Inserts or updates one item's row from the provider's `item`, then lets `edit` set the
+  /// index's own fields. The one place where rows change identity or path.
+  ///
+  /// - Parameters:
+  ///   - replacing: The identifier the row has now, when the item's identifier changed.
+  ///   - previousPath: Where to look for descendants when the row is new or absent.
+  /// - Returns: The row as saved, or nil when it did not exist and `insertNew` is false.
+  @discardableResult
+  static func apply(
+    _ item: Item, domain: DomainIdentifier, in db: Database, replacing oldIdentifier: ItemIdentifier? = nil,
+    insertNew: Bool, previousPath: ItemPath? = nil, edit: (inout IndexedItemRecord) -> Void = { _ in }
+  ) throws -> IndexedItemRecord? {
+    let existing = try IndexedItemRecord.fetch(db, domain: domain, identifier: oldIdentifier ?? item.identifier)
+    let oldPath = existing.map { ItemPath(bytes: Array($0.path)) } ?? previousPath
+    guard existing != nil || insertNew else {
+      if let oldPath {
+        try DescendantPaths.rewrite(db, domain: domain, from: oldPath, to: item.path, insideTrash: item.isTrashed)
+      }
+      return nil
+    }
+    var record = existing ?? IndexedItemRecord(domain: domain, item: item)
+    record.applyProviderFields(of: item)
+    if item.favoriteRank == IndexedItemRecord.unranked && record.favoriteRank == nil {
+      record.favoriteRank = try nextFavoriteRank(db, at: Date())
+    }
+    let tags = normalizedTags(item.tags)
+    if !tags.isEmpty { record.tagsText = tagsText(tags) }
+    edit(&record)
+
+    if let existing {
+      if existing.identifier != record.identifier {
+        // A stale row may already hold the new identifier: this one, with its history, wins.
+        try db.execute(
+          sql: "DELETE FROM item WHERE domain = ? AND identifier = ? AND id <> ?",
+          arguments: [record.domain, record.identifier, existing.id])
+      }
+      try record.updateChanges(db, from: existing)
+    } else {
+      try record.insert(db)
+    }
+    if !tags.isEmpty { try replaceTags(db, of: record, with: tags) }
+    if let oldPath, oldPath.bytes != Array(record.path) {
+      try DescendantPaths.rewrite(
+        db, domain: domain, from: oldPath, to: ItemPath(bytes: Array(record.path)),
+        insideTrash: record.isTrashed || record.insideTrash)
+    }
+    return record
+  }
+}

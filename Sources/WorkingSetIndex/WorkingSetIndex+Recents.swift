@@ -1,0 +1,83 @@
+import Foundation
+import GRDB
+import ProviderAPI
+
+/// Recents and the other lists the browser shows from the index alone.
+extension WorkingSetIndex {
+  /// The working set, most recently used first; items never used (tagged, shared, …) come after
+  /// the used ones. Trashed items are left out: they are in Recently Deleted.
+  ///
+  /// A page is one scan of the partial index `item_recents`, so it costs the same over a few items
+  /// or millions.
+  ///
+  /// - Parameters:
+  ///   - tag: Only items carrying this tag.
+  public func recents(limit: Int, offset: Int = 0, tag: String? = nil) throws(ProviderError) -> [IndexedItem] {
+    try read("reading Recents") { db in try Self.recents(db, limit: limit, offset: offset, tag: tag) }
+  }
+
+  /// Recents as a stream: the first page now, then again after every change that affects it.
+  ///
+  /// No provider is called; the stream works with every remote offline. Consecutive equal pages
+  /// are not repeated.
+  public func recentsObservation(limit: Int, tag: String? = nil) -> AsyncValueObservation<[IndexedItem]> {
+    ValueObservation
+      .tracking { db in try Self.recents(db, limit: limit, offset: 0, tag: tag) }
+      .removeDuplicates()
+      .values(in: writer)
+  }
+
+  /// Top-level trashed items (Recently Deleted), most recently trashed first.
+  ///
+  /// - Parameters:
+  ///   - domain: One domain, or nil for all of them.
+  public func trashed(domain: DomainIdentifier? = nil) throws(ProviderError) -> [IndexedItem] {
+    try read("reading Recently Deleted") { db in
+      let records = try IndexedItemRecord.fetchAll(
+        db,
+        sql: """
+          SELECT * FROM item WHERE isTrashed = 1 AND (?1 IS NULL OR domain = ?1)
+          ORDER BY trashedDate DESC, id DESC
+          """,
+        arguments: [domain?.rawValue])
+      return try Self.indexedItems(db, records)
+    }
+  }
+
+  /// The indexed item with this identifier, or nil.
+  public func item(domain: DomainIdentifier, identifier: ItemIdentifier) throws(ProviderError) -> IndexedItem? {
+    try read("reading an item") { db in
+      try IndexedItemRecord.fetch(db, domain: domain, identifier: identifier).map { try Self.indexedItems(db, [$0])[0] }
+    }
+  }
+
+  /// The indexed item at this exact path (bytes), or nil.
+  public func item(domain: DomainIdentifier, path: ItemPath) throws(ProviderError) -> IndexedItem? {
+    try read("reading an item") { db in
+      try IndexedItemRecord.fetch(db, domain: domain, path: path).map { try Self.indexedItems(db, [$0])[0] }
+    }
+  }
+
+  /// The SQL of a Recents page; kept in one place so tests can check its query plan.
+  static func recentsSQL(tagged: Bool) -> String {
+    let tagFilter =
+      tagged
+      ? """
+         AND EXISTS (SELECT 1 FROM tag
+          WHERE tag.domain = item.domain AND tag.identifier = item.identifier AND tag.name = :tag)
+        """ : ""
+    return """
+      SELECT * FROM item
+      WHERE inWorkingSet = 1 AND NOT isTrashed\(tagFilter)
+      ORDER BY lastUsed DESC, id DESC
+      LIMIT :limit OFFSET :offset
+      """
+  }
+
+  static func recents(_ db: Database, limit: Int, offset: Int, tag: String?) throws -> [IndexedItem] {
+    var arguments: StatementArguments = ["limit": limit, "offset": offset]
+    if let tag { arguments += ["tag": tag] }
+    let records = try IndexedItemRecord.fetchAll(db, sql: recentsSQL(tagged: tag != nil), arguments: arguments)
+    return try indexedItems(db, records)
+  }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import GRDB
+import ProviderAPI
+
+/// Tags: one `tag` row per (item, name), in the item's order, mirrored as comma-joined text in
+/// `item.tagsText` for full-text search and the working-set rule.
+extension WorkingSetIndex {
+  /// Replaces the item's tags (an empty list removes them). The item is indexed if it was not.
+  public func setTags(_ tags: [String], of item: Item, domain: DomainIdentifier) throws(ProviderError) {
+    try write("tagging \(item.filename)") { db in
+      let tags = Self.normalizedTags(tags)
+      guard
+        let record = try Self.apply(item, domain: domain, in: db, insertNew: true, edit: { $0.tagsText = Self.tagsText(tags) })
+      else { return }
+      try Self.replaceTags(db, of: record, with: tags)
+    }
+  }
+
+  /// The tags of each identifier that has some; identifiers without tags are absent.
+  public func tags(of identifiers: [ItemIdentifier], domain: DomainIdentifier) throws(ProviderError) -> [ItemIdentifier: [String]] {
+    try read("reading tags") { db in
+      var result: [ItemIdentifier: [String]] = [:]
+      for identifier in identifiers {
+        let tags = try Self.tags(db, domain: domain.rawValue, identifier: identifier.rawValue)
+        if !tags.isEmpty { result[identifier] = tags }
+      }
+      return result
+    }
+  }
+
+  /// Every tag in use, across domains, with how many items carry it, by name: the Tags sidebar.
+  public func allTags() throws(ProviderError) -> [(name: String, count: Int)] {
+    try read("listing tags") { db in
+      try Row.fetchAll(db, sql: "SELECT name, count(*) AS n FROM tag GROUP BY name ORDER BY name").map {
+        (name: $0["name"], count: $0["n"])
+      }
+    }
+  }
+
+  /// The items carrying `tag`, across domains, most recently used first, trashed items excluded.
+  public func items(taggedWith tag: String) throws(ProviderError) -> [IndexedItem] {
+    try read("listing items tagged \(tag)") { db in
+      let records = try IndexedItemRecord.fetchAll(
+        db,
+        sql: """
+          SELECT item.* FROM tag JOIN item USING (domain, identifier)
+          WHERE tag.name = ? AND NOT item.isTrashed AND NOT item.insideTrash
+          ORDER BY item.lastUsed DESC, item.id DESC
+          """,
+        arguments: [tag])
+      return try Self.indexedItems(db, records)
+    }
+  }
+
+  // MARK: - Shared with the other writes and reads
+
+  /// Drops empty and repeated tags, keeping the first occurrence's place.
+  static func normalizedTags(_ tags: [String]) -> [String] {
+    var seen = Set<String>()
+    return tags.filter { !$0.isEmpty && seen.insert($0).inserted }
+  }
+
+  static func tagsText(_ tags: [String]) -> String { tags.joined(separator: ",") }
+
+  static func replaceTags(_ db: Database, of record: IndexedItemRecord, with tags: [String]) throws {
+    try db.execute(
+      sql: "DELETE FROM tag WHERE domain = ? AND identifier = ?", arguments: [record.domain, record.identifier])
+    let insert = try db.cachedStatement(sql: "INSERT INTO tag (domain, identifier, name, position) VALUES (?, ?, ?, ?)")
+    for (position, name) in tags.enumerated() {
+      try insert.execute(arguments: [record.domain, record.identifier, name, position])
+    }
+  }
+
+  static func tags(_ db: Database, domain: String, identifier: String) throws -> [String] {
+    try String.fetchAll(
+      db, sql: "SELECT name FROM tag WHERE domain = ? AND identifier = ? ORDER BY position",
+      arguments: [domain, identifier])
+  }
+
+  /// Rows to public items, reading tags only for the rows that have some.
+  static func indexedItems(_ db: Database, _ records: [IndexedItemRecord]) throws -> [IndexedItem] {
+    try records.map { record in
+      let tags = record.tagsText.isEmpty ? [] : try tags(db, domain: record.domain, identifier: record.identifier)
+      return record.indexedItem(tags: tags)
+    }
+  }
+}

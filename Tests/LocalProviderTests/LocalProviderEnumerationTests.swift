@@ -1,0 +1,195 @@
+import Foundation
+import ProviderAPI
+import Testing
+
+@testable import LocalProvider
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+func collect(
+  _ provider: LocalProvider, _ container: ItemIdentifier, sort: ItemSort = .default, hidden: Bool = false, pageSize: Int = 200
+) async throws -> [Item] {
+  var out: [Item] = []
+  var page: Page? = nil
+  repeat {
+    let r = try await provider.enumerate(
+      EnumerationRequest(container: container, sort: sort, includeHidden: hidden, suggestedPageSize: pageSize), page: page,
+      progress: { _ in })
+    out += r.items
+    page = r.nextPage
+  } while page != nil
+  return out
+}
+
+func testProvider(_ tmp: TemporaryFolder) -> LocalProvider {
+  let trash = FreedesktopTrash(environment: .init(home: tmp.path, dataHome: tmp.child(".data"), uid: getuid()))
+  return LocalProvider(trash: trash)
+}
+
+@Suite struct LocalProviderEnumerationTests {
+  @Test func everyHostileNameRoundTripsAsBytes() async throws {
+    let tmp = TemporaryFolder()
+    for n in NameCorpus.names { tmp.makeFile(n, content: "x") }
+    let provider = testProvider(tmp)
+    let folder = try await provider.item(at: tmp.path)
+    let items = try await collect(provider, folder.identifier, hidden: true, pageSize: 7)
+    let listed = items.map(\.filename.bytes).sorted { $0.lexicographicallyPrecedes($1) }
+    #expect(listed == tmp.listing())
+    // Each item can be looked up again by its identifier and by its path, with the same bytes.
+    for item in items {
+      let again = try await provider.item(for: item.identifier)
+      #expect(again.filename == item.filename)
+      #expect(again.path == tmp.path.appending(item.filename))
+      let byPath = try await provider.item(at: item.path)
+      #expect(byPath.identifier == item.identifier)
+      // Nothing unsafe survives the display escape.
+      #expect(!item.filename.displayString.unicodeScalars.contains { TerminalText.isUnsafe($0) })
+    }
+  }
+
+  @Test func nameOrderIsNaturalCaseInsensitiveAndFoldersFirst() async throws {
+    let tmp = TemporaryFolder()
+    for n in ["file10.txt", "File2.txt", "file1.txt", "apple", "Banana", "zeta"] { tmp.makeFile(n) }
+    tmp.makeFolder("zfolder")
+    tmp.makeFolder("Afolder")
+    let provider = testProvider(tmp)
+    let root = try await provider.item(at: tmp.path)
+    let names = try await collect(provider, root.identifier).map(\.filename.lossyString)
+    #expect(names == ["Afolder", "zfolder", "apple", "Banana", "file1.txt", "File2.txt", "file10.txt", "zeta"])
+    let desc = try await collect(provider, root.identifier, sort: ItemSort(key: .name, ascending: false, foldersFirst: false))
+    #expect(desc.map(\.filename.lossyString) == ["zfolder", "zeta", "file10.txt", "File2.txt", "file1.txt", "Banana", "apple", "Afolder"])
+  }
+
+  @Test func hiddenFilesOnlyWhenAsked() async throws {
+    let tmp = TemporaryFolder()
+    tmp.makeFile(".hidden")
+    tmp.makeFile("shown")
+    let provider = testProvider(tmp)
+    let root = try await provider.item(at: tmp.path)
+    #expect(try await collect(provider, root.identifier).map(\.filename.lossyString) == ["shown"])
+    #expect(try await collect(provider, root.identifier, hidden: true).count == 2)
+  }
+
+  @Test func sortBySizeAndDateReadsMetadataWithProgress() async throws {
+    let tmp = TemporaryFolder()
+    tmp.makeFile("small", content: "1")
+    tmp.makeFile("large", content: String(repeating: "x", count: 1000))
+    tmp.makeFile("medium", content: String(repeating: "x", count: 100))
+    var times = [Glibc.timespec(tv_sec: 1_000_000, tv_nsec: 0), Glibc.timespec(tv_sec: 1_000_000, tv_nsec: 0)]
+    _ = tmp.child("large").withCString { utimensat(AT_FDCWD, $0, &times, 0) }
+    let provider = testProvider(tmp)
+    let root = try await provider.item(at: tmp.path)
+    let bySize = try await collect(provider, root.identifier, sort: ItemSort(key: .size))
+    #expect(bySize.map(\.filename.lossyString) == ["small", "medium", "large"])
+    let phases = ProgressLog()
+    let r = try await provider.enumerate(
+      EnumerationRequest(container: root.identifier, sort: ItemSort(key: .date, ascending: true)), page: nil,
+      progress: { phases.add($0.phase) })
+    #expect(r.items.first?.filename.lossyString == "large")
+    #expect(phases.all.contains(.readingMetadata))
+  }
+
+  @Test func kindSortGroupsByKindDescription() async throws {
+    let tmp = TemporaryFolder()
+    for n in ["b.txt", "a.png", "c.txt", "d.pdf"] { tmp.makeFile(n) }
+    let provider = testProvider(tmp)
+    let root = try await provider.item(at: tmp.path)
+    let kinds = try await collect(provider, root.identifier, sort: ItemSort(key: .kind)).map(\.contentType.kindDescription)
+    #expect(kinds == ["PDF document", "Plain text", "Plain text", "PNG image"])
+  }
+
+  @Test func pagesAreCutFromOneReadAndTokensStaySmall() async throws {
+    let tmp = TemporaryFolder()
+    for i in 0..<1000 { tmp.makeFile("f\(i)") }
+    let provider = testProvider(tmp)
+    let root = try await provider.item(at: tmp.path)
+    let first = try await provider.enumerate(
+      EnumerationRequest(container: root.identifier, suggestedPageSize: 100), page: nil, progress: { _ in })
+    #expect(first.items.count == 100)
+    #expect(first.totalCount == 1000)
+    let token = try #require(first.nextPage)
+    #expect(token.data.count <= Page.maxSize)
+    let all = try await collect(provider, root.identifier, pageSize: 100)
+    #expect(all.count == 1000)
+    #expect(Set(all.map(\.identifier)).count == 1000)
+    #expect(all.map(\.filename.lossyString).prefix(3) == ["f0", "f1", "f2"])
+  }
+
+  @Test func tokenFromAChangedFolderIsExpired() async throws {
+    let tmp = TemporaryFolder()
+    for i in 0..<10 { tmp.makeFile("f\(i)") }
+    let provider = testProvider(tmp)
+    let root = try await provider.item(at: tmp.path)
+    let first = try await provider.enumerate(
+      EnumerationRequest(container: root.identifier, suggestedPageSize: 3), page: nil, progress: { _ in })
+    // A fresh provider has no snapshot: an unchanged folder is re-read and paging continues.
+    let other = testProvider(tmp)
+    _ = try await other.item(at: tmp.path)
+    let cont = try await other.enumerate(
+      EnumerationRequest(container: root.identifier, suggestedPageSize: 3), page: first.nextPage, progress: { _ in })
+    #expect(cont.items.map(\.filename.lossyString) == ["f3", "f4", "f5"])
+    // Once the folder changes, the old token is answered with pageExpired.
+    tmp.makeFile("new")
+    let third = testProvider(tmp)
+    _ = try await third.item(at: tmp.path)
+    await #expect(throws: ProviderError.self) {
+      _ = try await third.enumerate(
+        EnumerationRequest(container: root.identifier, suggestedPageSize: 3), page: first.nextPage, progress: { _ in })
+    }
+  }
+
+  @Test func identifiersSurviveRenameAndMove() async throws {
+    let tmp = TemporaryFolder()
+    tmp.makeFile("doc.txt")
+    tmp.makeFolder("sub")
+    let provider = testProvider(tmp)
+    let doc = try await provider.item(at: tmp.child("doc.txt"))
+    rename("\(tmp.path.lossyString)/doc.txt", "\(tmp.path.lossyString)/renamed.txt")
+    // Renamed behind Folio's back: a fresh provider finds it from the old path's folder.
+    let fresh = testProvider(tmp)
+    let found = try await fresh.item(for: doc.identifier, pathHint: tmp.child("doc.txt"))
+    #expect(found.filename.lossyString == "renamed.txt")
+    // Moved through the provider: same identifier, new parent.
+    let sub = try await provider.item(at: tmp.child("sub"))
+    var t = ItemTemplate(found)
+    t.parentIdentifier = sub.identifier
+    let moved = try await provider.modifyItem(t, baseVersion: found.version, changedFields: .parentItemIdentifier, contents: nil)
+    #expect(moved.identifier == doc.identifier)
+    #expect(moved.path == tmp.child("sub").appending(ItemName("renamed.txt")))
+    #expect(moved.parentIdentifier == sub.identifier)
+  }
+
+  @Test func unreadableFolderIsAClearError() async throws {
+    let provider = LocalProvider()
+    await #expect(throws: ProviderError.self) { _ = try await provider.item(at: ItemPath("/nonexistent/folio")) }
+    do {
+      _ = try await provider.item(at: ItemPath("/nonexistent/folio"))
+    } catch {
+      #expect(error.code == .noSuchItem)
+      #expect(error.message.contains("/nonexistent/folio"))
+    }
+  }
+
+  @Test func changeSignalFiresWhenTheFolderChanges() async throws {
+    let tmp = TemporaryFolder()
+    let provider = testProvider(tmp)
+    let root = try await provider.item(at: tmp.path)
+    let signals = provider.changeSignals(for: root.identifier)
+    let waiter = Task { () -> Bool in
+      for await _ in signals { return true }
+      return false
+    }
+    // The watch is set up synchronously when the stream is made; a change now must be seen.
+    tmp.makeFile("appeared")
+    #expect(await waiter.value)
+  }
+}
+
+final class ProgressLog: @unchecked Sendable {
+  private let lock = NSLock()
+  private var phases: [EnumerationProgress.Phase] = []
+  func add(_ p: EnumerationProgress.Phase) { lock.withLock { phases.append(p) } }
+  var all: [EnumerationProgress.Phase] { lock.withLock { phases } }
+}
