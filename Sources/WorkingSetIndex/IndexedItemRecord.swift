@@ -46,20 +46,6 @@ struct IndexedItemRecord: Codable, Equatable, FetchableRecord, MutablePersistabl
   var decorations: String?
   var tagsText = ""
 
-  enum Columns {
-    static let id = Column(CodingKeys.id)
-    static let domain = Column(CodingKeys.domain)
-    static let identifier = Column(CodingKeys.identifier)
-    static let path = Column(CodingKeys.path)
-    static let lastUsed = Column(CodingKeys.lastUsed)
-    static let favoriteRank = Column(CodingKeys.favoriteRank)
-    static let isTrashed = Column(CodingKeys.isTrashed)
-    static let insideTrash = Column(CodingKeys.insideTrash)
-    static let trashedDate = Column(CodingKeys.trashedDate)
-    static let tagsText = Column(CodingKeys.tagsText)
-    static let inWorkingSet = Column("inWorkingSet")
-  }
-
   /// A new row for an item the index has not seen; the provider's fields are applied next.
   init(domain: DomainIdentifier, item: Item) {
     self.domain = domain.rawValue

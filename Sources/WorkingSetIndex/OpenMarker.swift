@@ -1,7 +1,8 @@
+import Foundation
+
 #if canImport(Glibc)
   import Glibc
 #endif
-import Foundation
 
 /// A file next to the database saying "process PID has it open", removed on a clean close.
 ///

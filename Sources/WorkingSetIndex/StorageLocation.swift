@@ -1,7 +1,8 @@
+import Foundation
+
 #if canImport(Glibc)
   import Glibc
 #endif
-import Foundation
 
 /// The kind of filesystem a folder lives on, as far as SQLite cares.
 ///

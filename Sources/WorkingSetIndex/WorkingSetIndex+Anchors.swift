@@ -24,7 +24,9 @@ extension WorkingSetIndex {
   }
 
   /// The stored anchor, or nil when the container was never synced (or its anchor was dropped).
-  public func anchor(domain: DomainIdentifier, container: ItemIdentifier = .workingSet) throws(ProviderError) -> SyncAnchor? {
+  public func anchor(
+    domain: DomainIdentifier, container: ItemIdentifier = .workingSet
+  ) throws(ProviderError) -> SyncAnchor? {
     try read("reading the sync anchor of \(domain)") { db in
       let record = try SyncAnchorRecord.fetchOne(db, key: ["domain": domain.rawValue, "container": container.rawValue])
       return try record.map { try SyncAnchor($0.anchor) }

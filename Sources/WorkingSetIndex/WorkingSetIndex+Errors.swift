@@ -12,7 +12,8 @@ extension WorkingSetIndex {
     } catch let error as DatabaseError {
       let code = error.extendedResultCode
       let detail = oneLine(error.message ?? "\(code)")
-      throw ProviderError(.ioError, "index: \(what) failed: \(detail) (SQLite \(code.rawValue))", underlying: code.rawValue)
+      throw ProviderError(
+        .ioError, "index: \(what) failed: \(detail) (SQLite \(code.rawValue))", underlying: code.rawValue)
     } catch {
       throw ProviderError(.ioError, "index: \(what) failed: \(oneLine("\(error)"))")
     }

@@ -54,7 +54,9 @@ extension WorkingSetIndex {
   }
 
   /// The ranks of those identifiers that are favorites.
-  public func favoriteRanks(of identifiers: [ItemIdentifier], domain: DomainIdentifier) throws(ProviderError) -> [ItemIdentifier: UInt64] {
+  public func favoriteRanks(
+    of identifiers: [ItemIdentifier], domain: DomainIdentifier
+  ) throws(ProviderError) -> [ItemIdentifier: UInt64] {
     try read("reading favorite ranks") { db in
       var ranks: [ItemIdentifier: UInt64] = [:]
       let statement = try db.cachedStatement(

@@ -94,7 +94,8 @@ extension WorkingSetIndex {
     identifier: ItemIdentifier, to newItem: Item, domain: DomainIdentifier, from previousPath: ItemPath? = nil
   ) throws(ProviderError) {
     try write("recording the move of \(newItem.filename)") { db in
-      try Self.apply(newItem, domain: domain, in: db, replacing: identifier, insertNew: false, previousPath: previousPath)
+      try Self.apply(
+        newItem, domain: domain, in: db, replacing: identifier, insertNew: false, previousPath: previousPath)
     }
   }
 

@@ -58,26 +58,60 @@ extension WorkingSetIndex {
     }
   }
 
+  /// How a Recents page is read.
+  enum RecentsPlan {
+    /// The working set in order: one scan of `item_recents`, stopping at the page's end.
+    case all
+    /// A common tag: the same scan, keeping items that carry the tag.
+    case scanForTag
+    /// A rare tag: its items through `tag_name`, then sorted. Scanning a 100,000-item working set
+    /// (1,000,000 items) for a tag few items carry took 86 ms in a debug build; this took 0.3 ms.
+    case lookUpTag
+  }
+
+  /// Above this many items with the tag, scanning the working set in order finds a page sooner
+  /// than sorting every tagged item.
+  static let rareTagLimit = 1000
+
   /// The SQL of a Recents page; kept in one place so tests can check its query plan.
-  static func recentsSQL(tagged: Bool) -> String {
-    let tagFilter =
-      tagged
-      ? """
-         AND EXISTS (SELECT 1 FROM tag
-          WHERE tag.domain = item.domain AND tag.identifier = item.identifier AND tag.name = :tag)
-        """ : ""
-    return """
-      SELECT * FROM item
-      WHERE inWorkingSet = 1 AND NOT isTrashed\(tagFilter)
-      ORDER BY lastUsed DESC, id DESC
-      LIMIT :limit OFFSET :offset
-      """
+  static func recentsSQL(_ plan: RecentsPlan) -> String {
+    switch plan {
+    case .all:
+      return """
+        SELECT * FROM item
+        WHERE inWorkingSet = 1 AND NOT isTrashed
+        ORDER BY lastUsed DESC, id DESC
+        LIMIT :limit OFFSET :offset
+        """
+    case .scanForTag:
+      return """
+        SELECT * FROM item
+        WHERE inWorkingSet = 1 AND NOT isTrashed
+          AND EXISTS (SELECT 1 FROM tag
+            WHERE tag.domain = item.domain AND tag.identifier = item.identifier AND tag.name = :tag)
+        ORDER BY lastUsed DESC, id DESC
+        LIMIT :limit OFFSET :offset
+        """
+    case .lookUpTag:
+      return """
+        SELECT item.* FROM tag CROSS JOIN item USING (domain, identifier)
+        WHERE tag.name = :tag AND item.inWorkingSet = 1 AND NOT item.isTrashed
+        ORDER BY item.lastUsed DESC, item.id DESC
+        LIMIT :limit OFFSET :offset
+        """
+    }
   }
 
   static func recents(_ db: Database, limit: Int, offset: Int, tag: String?) throws -> [IndexedItem] {
     var arguments: StatementArguments = ["limit": limit, "offset": offset]
-    if let tag { arguments += ["tag": tag] }
-    let records = try IndexedItemRecord.fetchAll(db, sql: recentsSQL(tagged: tag != nil), arguments: arguments)
+    var plan = RecentsPlan.all
+    if let tag {
+      arguments += ["tag": tag]
+      let tagged = try Int.fetchOne(
+        db, sql: "SELECT count(*) FROM (SELECT 1 FROM tag WHERE name = ? LIMIT ?)", arguments: [tag, rareTagLimit + 1])
+      plan = (tagged ?? 0) > rareTagLimit ? .scanForTag : .lookUpTag
+    }
+    let records = try IndexedItemRecord.fetchAll(db, sql: recentsSQL(plan), arguments: arguments)
     return try indexedItems(db, records)
   }
 }

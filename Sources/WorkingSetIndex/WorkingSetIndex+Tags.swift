@@ -10,14 +10,17 @@ extension WorkingSetIndex {
     try write("tagging \(item.filename)") { db in
       let tags = Self.normalizedTags(tags)
       guard
-        let record = try Self.apply(item, domain: domain, in: db, insertNew: true, edit: { $0.tagsText = Self.tagsText(tags) })
+        let record = try Self.apply(
+          item, domain: domain, in: db, insertNew: true, edit: { $0.tagsText = Self.tagsText(tags) })
       else { return }
       try Self.replaceTags(db, of: record, with: tags)
     }
   }
 
   /// The tags of each identifier that has some; identifiers without tags are absent.
-  public func tags(of identifiers: [ItemIdentifier], domain: DomainIdentifier) throws(ProviderError) -> [ItemIdentifier: [String]] {
+  public func tags(
+    of identifiers: [ItemIdentifier], domain: DomainIdentifier
+  ) throws(ProviderError) -> [ItemIdentifier: [String]] {
     try read("reading tags") { db in
       var result: [ItemIdentifier: [String]] = [:]
       for identifier in identifiers {

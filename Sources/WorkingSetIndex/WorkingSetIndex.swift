@@ -96,7 +96,7 @@ public struct WorkingSetIndex: Sendable {
     try Self.wrap("closing the index") {
       // GRDB closes the pool's writer before its readers, so SQLite's last-close checkpoint does
       // not happen: fold the WAL into the database now, leaving a self-contained file.
-      if writer is DatabasePool { try writer.writeWithoutTransaction { db in try db.checkpoint(.truncate) } }
+      if writer is DatabasePool { _ = try writer.writeWithoutTransaction { db in try db.checkpoint(.truncate) } }
       try writer.close()
     }
     marker?.remove()

@@ -1,0 +1,280 @@
+import Foundation
+import GRDB
+import ProviderAPI
+import Testing
+
+@testable import WorkingSetIndex
+
+/// Item bookkeeping: exact names, refreshes that keep per-user fields, trash, deletion, moves.
+@Suite struct WorkingSetIndexItemTests {
+  /// Names are bytes: none of these may be changed, merged or lost.
+  static let awkwardNames: [[UInt8]] = [
+    Array("report".utf8) + [0xFF, 0xFE] + Array(".txt".utf8),  // invalid UTF-8
+    Array("notes".utf8) + [0x1B, 0x5B, 0x33, 0x31, 0x6D, 0x0A, 0x07] + Array("end".utf8),  // ESC, newline, bell
+    Array("café".precomposedStringWithCanonicalMapping.utf8),  // NFC
+    Array("café".decomposedStringWithCanonicalMapping.utf8),  // NFD twin: a different name
+    Array("日本語 📁 résumé.md".utf8),
+    Array("50% off_sale [1].txt".utf8),  // LIKE and glob metacharacters
+    Array("\u{202E}gnp.exe".utf8),  // bidi override
+  ]
+
+  @Test(arguments: awkwardNames)
+  func awkwardNamesRoundTripExactly(name: [UInt8]) throws {
+    let index = try WorkingSetIndex.inMemory()
+    let path = Array("/home/u/".utf8) + name
+    let item = Fixture.item("x", pathBytes: path)
+    try index.upsert([item], domain: Fixture.local, insertNew: true)
+    try index.recordUse(of: item, domain: Fixture.local, at: Fixture.date(1))
+
+    let recent = try #require(try index.recents(limit: 5).first)
+    #expect(recent.name.bytes == name)
+    #expect(recent.path.bytes == path)
+    #expect(recent.item().filename == item.filename)
+    #expect(try index.item(domain: Fixture.local, path: ItemPath(bytes: path))?.identifier == item.identifier)
+
+    // Search finds it by a word of its readable part, with the exact bytes.
+    let word = ItemName(bytes: name).lossyString.split(whereSeparator: { !$0.isLetter }).first.map(String.init)
+    if let word {
+      let found = try index.search(word, limit: 5)
+      #expect(found.map(\.name.bytes) == [name])
+    }
+  }
+
+  @Test func nfcAndNFDTwinsStayTwoItems() throws {
+    let index = try WorkingSetIndex.inMemory()
+    let nfc = Fixture.item("nfc", pathBytes: Array("/d/".utf8) + Self.awkwardNames[2], lastUsed: Fixture.date(1))
+    let nfd = Fixture.item("nfd", pathBytes: Array("/d/".utf8) + Self.awkwardNames[3], lastUsed: Fixture.date(2))
+    try index.upsert([nfc, nfd], domain: Fixture.local, insertNew: true)
+    #expect(try index.recents(limit: 5).map(\.name.bytes) == [Self.awkwardNames[3], Self.awkwardNames[2]])
+    #expect(try index.item(domain: Fixture.local, path: nfc.path)?.identifier.rawValue == "nfc")
+    #expect(try index.item(domain: Fixture.local, path: nfd.path)?.identifier.rawValue == "nfd")
+  }
+
+  @Test func aRefreshKeepsThePerUserFieldsTheIndexOwns() throws {
+    let index = try WorkingSetIndex.inMemory()
+    let item = Fixture.file("a", "/a.txt")
+    try index.recordUse(of: item, domain: Fixture.local, at: Fixture.date(5))
+    try index.setTags(["Red", "Work"], of: item, domain: Fixture.local)
+    let rank = try index.setFavorite(true, item: item, domain: Fixture.local, at: Fixture.date(6))
+
+    // The provider knows nothing of them: nil dates, no tags, no rank; its size changed.
+    var refreshed = item
+    refreshed.documentSize = 999
+    #expect(try index.upsert([refreshed], domain: Fixture.local) == 1)
+
+    let stored = try #require(try index.item(domain: Fixture.local, identifier: item.identifier))
+    #expect(stored.size == 999)
+    #expect(stored.lastUsed == Fixture.date(5))
+    #expect(stored.tags == ["Red", "Work"])
+    #expect(stored.favoriteRank == rank)
+  }
+
+  @Test func aProviderThatKnowsPerUserFieldsWinsButNeverMovesALastUseBack() throws {
+    let index = try WorkingSetIndex.inMemory()
+    let item = Fixture.file("a", "/a.txt")
+    try index.recordUse(of: item, domain: Fixture.local, at: Fixture.date(5))
+    try index.upsert([Fixture.file("a", "/a.txt", lastUsed: Fixture.date(1), tags: ["Blue"])], domain: Fixture.local)
+    var stored = try #require(try index.item(domain: Fixture.local, identifier: item.identifier))
+    #expect(stored.lastUsed == Fixture.date(5))
+    #expect(stored.tags == ["Blue"])
+
+    try index.upsert([Fixture.file("a", "/a.txt", lastUsed: Fixture.date(9))], domain: Fixture.local)
+    stored = try #require(try index.item(domain: Fixture.local, identifier: item.identifier))
+    #expect(stored.lastUsed == Fixture.date(9))
+  }
+
+  @Test func upsertOnlyInsertsWhenAsked() throws {
+    let index = try WorkingSetIndex.inMemory()
+    let item = Fixture.file("a", "/a.txt")
+    #expect(try index.upsert([item], domain: Fixture.local) == 0)
+    #expect(try index.item(domain: Fixture.local, identifier: item.identifier) == nil)
+    #expect(try index.upsert([item], domain: Fixture.local, insertNew: true) == 1)
+    #expect(try index.item(domain: Fixture.local, identifier: item.identifier) != nil)
+    // Known but not in the working set: not in Recents.
+    #expect(try index.recents(limit: 5).isEmpty)
+  }
+
+  @Test func theWorkingSetColumnFollowsEveryReason() throws {
+    let index = try WorkingSetIndex.inMemory()
+    let item = Fixture.file("a", "/a.txt")
+    func inWorkingSet() throws -> Bool {
+      try index.writer.read { db in try Bool.fetchOne(db, sql: "SELECT inWorkingSet FROM item WHERE identifier = 'a'") }
+        ?? false
+    }
+    try index.upsert([item], domain: Fixture.local, insertNew: true)
+    #expect(try !inWorkingSet())
+    try index.setTags(["Red"], of: item, domain: Fixture.local)
+    #expect(try inWorkingSet())
+    try index.setTags([], of: item, domain: Fixture.local)
+    #expect(try !inWorkingSet())
+    try index.setFavorite(true, item: item, domain: Fixture.local)
+    #expect(try inWorkingSet())
+    try index.setFavorite(false, item: item, domain: Fixture.local)
+    try index.setMaterialized(true, item: item, domain: Fixture.local)
+    #expect(try inWorkingSet())
+    try index.setMaterialized(false, item: item, domain: Fixture.local)
+    try index.setPinned(true, item: item, domain: Fixture.local)
+    #expect(try inWorkingSet())
+    #expect(
+      try index.item(domain: Fixture.local, identifier: item.identifier)?.item().contentPolicy
+        == .downloadEagerlyAndKeepDownloaded)
+    try index.setPinned(false, item: item, domain: Fixture.local)
+    #expect(try !inWorkingSet())
+    var shared = item
+    shared.isShared = true
+    try index.upsert([shared], domain: Fixture.local)
+    #expect(try inWorkingSet())
+    try index.upsert([item], domain: Fixture.local)
+    #expect(try !inWorkingSet())
+    try index.recordUse(of: item, domain: Fixture.local)
+    #expect(try inWorkingSet())
+  }
+
+  @Test func itemRoundTripsThroughTheIndex() throws {
+    let index = try WorkingSetIndex.inMemory()
+    let item = Item(
+      identifier: ItemIdentifier("f1"), parentIdentifier: ItemIdentifier("p"), filename: ItemName("doc.pdf"),
+      path: ItemPath("/docs/doc.pdf"), contentType: .pdf, capabilities: [.reading, .renaming],
+      version: try ItemVersion(content: "etag-1", metadata: "m-7"), documentSize: 12_345, childItemCount: nil,
+      creationDate: Fixture.date(-100), contentModificationDate: Fixture.date(-50), lastUsedDate: Fixture.date(3),
+      tags: ["Green"], favoriteRank: 42, isShared: true, isSharedByCurrentUser: false, ownerName: "Ada",
+      mostRecentEditorName: "Grace", contentPolicy: .downloadLazily,
+      userInfo: ["pinned": .bool(true), "n": .number(2.5), "s": .string("x"), "when": .date(Fixture.date(7))],
+      decorations: [DecorationIdentifier("com.example.badge")], posixPermissions: 0o640)
+    try index.upsert([item], domain: Fixture.server, insertNew: true)
+    let stored = try #require(try index.item(domain: Fixture.server, identifier: item.identifier))
+    #expect(stored.item() == item)
+    #expect(stored.domain == Fixture.server)
+    #expect(stored.isInWorkingSet)
+  }
+
+  @Test func trashRestoreAndDeleteKeepTheBooksStraight() throws {
+    let index = try WorkingSetIndex.inMemory()
+    let folder = Fixture.folder("F", "/home/u/Projects")
+    let child = Fixture.file("c", "/home/u/Projects/plan.txt", parent: "F")
+    try index.recordUse(of: child, domain: Fixture.local, at: Fixture.date(1))
+    try index.setTags(["Work"], of: child, domain: Fixture.local)
+    try index.recordUse(of: folder, domain: Fixture.local, at: Fixture.date(2))
+
+    // Trash the folder: it is in Recently Deleted; it and its child leave Recents.
+    let trashedFolder = Fixture.moved(folder, to: "/home/u/.local/share/Trash/files/Projects", parent: "#trash")
+    try index.recordTrashed(trashedFolder, originalPath: folder.path, at: Fixture.date(10), domain: Fixture.local)
+    let trashed = try index.trashed(domain: Fixture.local)
+    #expect(Fixture.ids(trashed) == ["F"])
+    #expect(trashed.first?.originalPath == folder.path)
+    #expect(trashed.first?.trashedDate == Fixture.date(10))
+    #expect(trashed.first?.item().parentIdentifier == .trash)
+    #expect(try index.recents(limit: 10).isEmpty)
+    #expect(try index.items(taggedWith: "Work").isEmpty)
+    let hidden = try #require(try index.item(domain: Fixture.local, identifier: child.identifier))
+    #expect(hidden.path == ItemPath("/home/u/.local/share/Trash/files/Projects/plan.txt"))
+    #expect(hidden.isInsideTrash)
+    #expect(!hidden.isInWorkingSet)
+
+    // Put it back: everything returns where it was.
+    try index.recordRestored(identifier: folder.identifier, newItem: folder, domain: Fixture.local)
+    #expect(try index.trashed().isEmpty)
+    #expect(try Fixture.ids(index.recents(limit: 10)) == ["F", "c"])
+    let restoredChild = try #require(try index.item(domain: Fixture.local, identifier: child.identifier))
+    #expect(restoredChild.path == child.path)
+    #expect(!restoredChild.isInsideTrash)
+    #expect(restoredChild.tags == ["Work"])
+    let restoredFolder = try #require(try index.item(domain: Fixture.local, identifier: folder.identifier))
+    #expect(restoredFolder.originalPath == nil && restoredFolder.trashedDate == nil && !restoredFolder.isTrashed)
+
+    // Trash again, then delete forever: the rows and their tags are gone.
+    try index.recordTrashed(trashedFolder, originalPath: folder.path, at: Fixture.date(20), domain: Fixture.local)
+    #expect(try index.recordDeleted(identifiers: [folder.identifier], domain: Fixture.local) == 2)
+    #expect(try index.item(domain: Fixture.local, identifier: child.identifier) == nil)
+    #expect(try index.trashed().isEmpty)
+    #expect(try index.allTags().isEmpty)
+    #expect(try index.search("plan", limit: 5).isEmpty)
+  }
+
+  @Test func trashingAnUnindexedFolderStillHidesItsIndexedChildren() throws {
+    let index = try WorkingSetIndex.inMemory()
+    let child = Fixture.file("c", "/a/b/c.txt")
+    try index.recordUse(of: child, domain: Fixture.local, at: Fixture.date(1))
+    let trashed = Fixture.moved(Fixture.folder("b", "/a/b"), to: "/trash/b", parent: "#trash")
+    try index.recordTrashed(trashed, originalPath: ItemPath("/a/b"), domain: Fixture.local)
+    #expect(try index.item(domain: Fixture.local, identifier: child.identifier)?.path == ItemPath("/trash/b/c.txt"))
+    #expect(try Fixture.ids(index.recents(limit: 5)).isEmpty)
+  }
+
+  @Test func aMovedFolderRewritesItsDescendantsPathsAndNothingElse() throws {
+    let index = try WorkingSetIndex.inMemory()
+    let badByte: [UInt8] = Array("/a/b".utf8) + [0xFF]
+    let folder = Fixture.item("b", pathBytes: badByte, type: .folder)
+    let inside = [
+      Fixture.item("c", pathBytes: badByte + Array("/c.txt".utf8)),
+      Fixture.item("e", pathBytes: badByte + Array("/d/e.txt".utf8)),
+      Fixture.item("f", pathBytes: badByte + Array("/d/".utf8) + [0x80, 0x2E]),
+    ]
+    let outside = [
+      Fixture.item("sib", pathBytes: badByte + Array("c.txt".utf8)),  // a sibling sharing the prefix
+      Fixture.item("sib2", pathBytes: badByte + Array("0.txt".utf8)),  // '0' follows '/' in byte order
+      Fixture.file("pct", "/a/b%/x.txt"),  // what a LIKE 'b%' would catch
+      Fixture.file("up", "/a/c.txt"),
+    ]
+    for item in [folder] + inside + outside {
+      try index.recordUse(of: item, domain: Fixture.local, at: Fixture.date(1))
+    }
+    // The same path in another domain is another item.
+    try index.recordUse(of: inside[0], domain: Fixture.server, at: Fixture.date(1))
+
+    let newPath: [UInt8] = Array("/z/renamed ".utf8) + [0xC3]
+    var renamed = folder
+    renamed.path = ItemPath(bytes: newPath)
+    renamed.filename = renamed.path.lastComponent!
+    try index.recordMoved(identifier: folder.identifier, to: renamed, domain: Fixture.local)
+
+    for item in inside {
+      let suffix = Array(item.path.bytes.dropFirst(badByte.count))
+      #expect(try index.item(domain: Fixture.local, identifier: item.identifier)?.path.bytes == newPath + suffix)
+    }
+    for item in outside {
+      #expect(try index.item(domain: Fixture.local, identifier: item.identifier)?.path == item.path)
+    }
+    #expect(try index.item(domain: Fixture.server, identifier: inside[0].identifier)?.path == inside[0].path)
+    #expect(try index.item(domain: Fixture.local, identifier: folder.identifier)?.name == renamed.filename)
+  }
+
+  @Test func aMoveUnderANewIdentifierKeepsHistoryAndTags() throws {
+    let index = try WorkingSetIndex.inMemory()
+    let item = Fixture.file("old", "/a.txt")
+    try index.recordUse(of: item, domain: Fixture.local, at: Fixture.date(3))
+    try index.setTags(["Red"], of: item, domain: Fixture.local)
+    try index.recordMoved(
+      identifier: item.identifier, to: Fixture.moved(item, to: "/b.txt", id: "new"), domain: Fixture.local)
+    #expect(try index.item(domain: Fixture.local, identifier: item.identifier) == nil)
+    let moved = try #require(try index.item(domain: Fixture.local, identifier: ItemIdentifier("new")))
+    #expect(moved.lastUsed == Fixture.date(3))
+    #expect(moved.tags == ["Red"])
+    #expect(try index.tags(of: [ItemIdentifier("new")], domain: Fixture.local) == [ItemIdentifier("new"): ["Red"]])
+  }
+
+  @Test func aMoveOfAnUnindexedFolderUsesThePreviousPath() throws {
+    let index = try WorkingSetIndex.inMemory()
+    let child = Fixture.file("c", "/a/b/c.txt")
+    try index.recordUse(of: child, domain: Fixture.local, at: Fixture.date(1))
+    try index.recordMoved(
+      identifier: ItemIdentifier("b"), to: Fixture.folder("b", "/x/y"), domain: Fixture.local,
+      from: ItemPath("/a/b"))
+    #expect(try index.item(domain: Fixture.local, identifier: ItemIdentifier("b")) == nil)
+    #expect(try index.item(domain: Fixture.local, identifier: child.identifier)?.path == ItemPath("/x/y/c.txt"))
+  }
+
+  @Test func removingADomainForgetsIt() throws {
+    let index = try WorkingSetIndex.inMemory()
+    try index.recordUse(of: Fixture.file("a", "/a"), domain: Fixture.server)
+    try index.setTags(["Red"], of: Fixture.file("b", "/b"), domain: Fixture.server)
+    try index.recordUse(of: Fixture.file("a", "/a"), domain: Fixture.local)
+    try index.setAnchor(try SyncAnchor(Data([1])), domain: Fixture.server)
+    try index.enqueueTransfer(.upload, domain: Fixture.server, identifier: ItemIdentifier("a"))
+    try index.removeDomain(Fixture.server)
+    #expect(try index.recents(limit: 10).map(\.domain) == [Fixture.local])
+    #expect(try index.allTags().isEmpty)
+    #expect(try index.anchor(domain: Fixture.server) == nil)
+    #expect(try index.pendingTransfers().isEmpty)
+  }
+}
