@@ -49,12 +49,26 @@ func runReporting(_ body: () async throws(ProviderError) -> Void) async throws {
   }
 }
 
-/// Reports a failure of one item among several, and remembers that the command failed.
+/// Reports the failures of a command that works on several items, so that the person sees one
+/// line per item that failed and the command still exits 1.
+///
+/// With one item, its error is the whole story: it is thrown as is at the end rather than printed
+/// and followed by a summary, so that a failed `folio mv a dest` prints one line, not two.
 struct FailureTally {
-  private(set) var failed = false
+  private let total: Int
+  private var errors: [ProviderError] = []
+
+  init(total: Int) { self.total = total }
+
   mutating func report(_ error: ProviderError) {
-    Console.err(error.message)
-    failed = true
+    if total > 1 { Console.err(error.message) }
+    errors.append(error)
   }
-  var failedAny: Bool { failed }
+
+  /// Throws the single item's error, or `summary` when some of several items failed.
+  func finish(_ summary: @autoclosure () -> String) throws(ProviderError) {
+    guard let first = errors.first else { return }
+    if total == 1 { throw first }
+    throw ProviderError(.ioError, summary())
+  }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// `folio`: a Files app for the terminal. The subcommands are the command-line services: the same
 /// engine and index the terminal UI uses, for scripts and quick jobs.
@@ -24,5 +25,31 @@ public struct FolioCommand: AsyncParsableCommand {
 
 extension FolioCommand {
   /// The executable's entry point.
-  public static func start() async { await main() }
+  ///
+  /// ArgumentParser's own `main()` exits with 64 (`EX_USAGE`) on a usage error; Folio documents 2,
+  /// as most command-line tools use, so the parse and the exit are spelled out here.
+  public static func start() async {
+    do {
+      var command = try parseAsRoot()
+      if var asyncCommand = command as? any AsyncParsableCommand {
+        try await asyncCommand.run()
+      } else {
+        try command.run()
+      }
+    } catch {
+      finish(with: error)
+    }
+  }
+
+  /// Prints what ArgumentParser would print for `error` (help on stdout, errors on stderr) and
+  /// exits with Folio's code for it.
+  private static func finish(with error: any Error) -> Never {
+    let code = exitCode(for: error)
+    let message = fullMessage(for: error)
+    if !message.isEmpty {
+      let handle = code == .success ? FileHandle.standardOutput : FileHandle.standardError
+      handle.write(Data((message + "\n").utf8))
+    }
+    Foundation.exit(code == .validationFailure ? 2 : code.rawValue)
+  }
 }

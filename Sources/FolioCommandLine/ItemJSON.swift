@@ -28,6 +28,9 @@ struct ItemJSON: Encodable {
   var permissions: String?
   var decorations: [String]?
   var userInfo: [String: String]?
+  /// Recents and search print `lastUsed` always (`null` for an item never opened, such as one
+  /// only tagged): it is the field those listings are ordered by.
+  var alwaysHasLastUsed = false
 
   nonisolated(unsafe) static let dateFormatter: ISO8601DateFormatter = {
     let f = ISO8601DateFormatter()
@@ -62,6 +65,44 @@ struct ItemJSON: Encodable {
       decorations = item.decorations.map(\.rawValue)
       userInfo = item.userInfo.isEmpty ? nil : item.userInfo.mapValues(\.description)
     }
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case id, name, nameBytes, path, pathBytes, location, kind, contentType, size, modified, created, tags, favorite
+    case lastUsed, originalPath, trashed, symlinkTarget, capabilities, version, permissions, decorations, userInfo
+  }
+
+  /// The fields every item carries are always present, `null` when unknown (a folder's size), so
+  /// that a script can rely on the keys; the synthesized encoding would leave them out. Extra
+  /// fields appear only when they apply.
+  func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(id, forKey: .id)
+    try c.encode(name, forKey: .name)
+    try c.encodeIfPresent(nameBytes, forKey: .nameBytes)
+    try c.encode(path, forKey: .path)
+    try c.encodeIfPresent(pathBytes, forKey: .pathBytes)
+    try c.encode(location, forKey: .location)
+    try c.encode(kind, forKey: .kind)
+    try c.encode(contentType, forKey: .contentType)
+    try c.encode(size, forKey: .size)
+    try c.encode(modified, forKey: .modified)
+    try c.encodeIfPresent(created, forKey: .created)
+    try c.encode(tags, forKey: .tags)
+    try c.encode(favorite, forKey: .favorite)
+    if alwaysHasLastUsed {
+      try c.encode(lastUsed, forKey: .lastUsed)
+    } else {
+      try c.encodeIfPresent(lastUsed, forKey: .lastUsed)
+    }
+    try c.encodeIfPresent(originalPath, forKey: .originalPath)
+    try c.encodeIfPresent(trashed, forKey: .trashed)
+    try c.encodeIfPresent(symlinkTarget, forKey: .symlinkTarget)
+    try c.encodeIfPresent(capabilities, forKey: .capabilities)
+    try c.encodeIfPresent(version, forKey: .version)
+    try c.encodeIfPresent(permissions, forKey: .permissions)
+    try c.encodeIfPresent(decorations, forKey: .decorations)
+    try c.encodeIfPresent(userInfo, forKey: .userInfo)
   }
 
   static func encode<T: Encodable>(_ value: T) -> String {

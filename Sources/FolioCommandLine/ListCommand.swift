@@ -45,7 +45,6 @@ struct ListCommand: AsyncParsableCommand {
       container: folder.identifier, sort: ItemSort(key: sort, ascending: !reverse, foldersFirst: foldersFirst),
       includeHidden: all, suggestedPageSize: 1000)
     let ticket = await service.open(request, on: domain.provider, watch: false)
-    await service.readAll(ticket)
     let max = limit ?? Int.max
     var printed = 0
     var first = true
@@ -60,7 +59,10 @@ struct ListCommand: AsyncParsableCommand {
         guard Console.stderrIsTerminal, p.phase == .readingMetadata, let total = p.total, total > 50_000 else { continue }
         FileHandle.standardError.write(Data("\rreading metadata \(p.completed)/\(total)…".utf8))
         showedProgress = true
-      case .page(_, _, let items, _, let complete):
+      case .page(_, let offset, let items, _, let complete):
+        // Reader-driven: ask for the next page only as this one is printed, so memory stays at a
+        // couple of pages however large the folder.
+        await service.reading(ticket, upTo: offset + items.count - 1)
         if showedProgress {
           FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
           showedProgress = false

@@ -27,9 +27,13 @@ func resolveAll(_ arguments: [String], context: FolioContext) async throws(Provi
 }
 
 /// The destination folder of mv and cp, and the checks that must pass before anything moves.
-func destinationFolder(_ argument: String, for sources: [(Domain, Item)], context: FolioContext, verb: String)
-  async throws(ProviderError) -> (Domain, Item)
-{
+///
+/// With `refuseTaken` (mv, which never replaces), a name already present in the folder is refused
+/// here, before the first item moves: checked item by item, `mv a b dest` with `dest/b` taken
+/// used to move `a` and then fail, leaving the move half done.
+func destinationFolder(
+  _ argument: String, for sources: [(Domain, Item)], context: FolioContext, verb: String, refuseTaken: Bool = false
+) async throws(ProviderError) -> (Domain, Item) {
   let (domain, folder) = try await context.resolve(argument)
   guard folder.isFolder else { throw ProviderError(.invalidArgument, "\(folder.path.displayString) is not a folder") }
   var names = Set<ItemName>()
@@ -39,6 +43,11 @@ func destinationFolder(_ argument: String, for sources: [(Domain, Item)], contex
     }
     guard names.insert(item.filename).inserted else {
       throw ProviderError(.filenameCollision, "two items named '\(item.filename.displayString)' would land in \(folder.path.displayString)")
+    }
+    // A lookup that fails for another reason (permission) is left to the move itself to report.
+    if refuseTaken, (try? await context.items.item(at: folder.path.appending(item.filename), in: domain)) != nil {
+      throw ProviderError(
+        .filenameCollision, "an item named '\(item.filename.displayString)' already exists in \(folder.path.displayString)")
     }
   }
   return (domain, folder)
@@ -58,12 +67,12 @@ struct MoveCommand: AsyncParsableCommand {
     try await runReporting { () async throws(ProviderError) in
       let context = try FolioContext.make()
       let sources = try await resolveAll(Array(arguments.dropLast()), context: context)
-      let (_, folder) = try await destinationFolder(arguments.last!, for: sources, context: context, verb: "move")
-      var tally = FailureTally()
+      let (_, folder) = try await destinationFolder(arguments.last!, for: sources, context: context, verb: "move", refuseTaken: true)
+      var tally = FailureTally(total: sources.count)
       for (domain, item) in sources {
         do throws(ProviderError) { _ = try await context.items.move(item, to: folder, in: domain) } catch { tally.report(error) }
       }
-      if tally.failedAny { throw ProviderError(.ioError, "some items were not moved") }
+      try tally.finish("some items were not moved")
     }
   }
 }
@@ -83,11 +92,11 @@ struct CopyCommand: AsyncParsableCommand {
       let context = try FolioContext.make()
       let sources = try await resolveAll(Array(arguments.dropLast()), context: context)
       let (_, folder) = try await destinationFolder(arguments.last!, for: sources, context: context, verb: "copy")
-      var tally = FailureTally()
+      var tally = FailureTally(total: sources.count)
       for (domain, item) in sources {
         do throws(ProviderError) { _ = try await context.items.copy(item, to: folder, in: domain) } catch { tally.report(error) }
       }
-      if tally.failedAny { throw ProviderError(.ioError, "some items were not copied") }
+      try tally.finish("some items were not copied")
     }
   }
 }
@@ -138,11 +147,11 @@ struct RemoveCommand: AsyncParsableCommand {
     try await runReporting { () async throws(ProviderError) in
       let context = try FolioContext.make()
       let sources = try await resolveAll(items, context: context)
-      var tally = FailureTally()
+      var tally = FailureTally(total: sources.count)
       for (domain, item) in sources {
         do throws(ProviderError) { _ = try await context.items.trash(item, in: domain) } catch { tally.report(error) }
       }
-      if tally.failedAny { throw ProviderError(.ioError, "some items were not deleted") }
+      try tally.finish("some items were not deleted")
     }
   }
 }

@@ -8,7 +8,9 @@ enum IndexedListing {
   static func print(_ rows: [IndexedItem], json: Bool, context: FolioContext) {
     if json {
       let objects = rows.map { row -> ItemJSON in
-        ItemJSON(row.item(), location: row.domain.rawValue)
+        var object = ItemJSON(row.item(), location: row.domain.rawValue)
+        object.alwaysHasLastUsed = true
+        return object
       }
       Console.out(ItemJSON.encode(objects))
       return

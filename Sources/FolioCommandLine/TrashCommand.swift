@@ -47,11 +47,11 @@ struct TrashCommand: AsyncParsableCommand {
         for argument in items {
           chosen.append(try match(argument, in: trashed, exclude: chosen))
         }
-        var tally = FailureTally()
+        var tally = FailureTally(total: chosen.count)
         for item in chosen {
           do throws(ProviderError) { _ = try await context.items.restore(item, in: domain) } catch { tally.report(error) }
         }
-        if tally.failedAny { throw ProviderError(.ioError, "some items were not restored") }
+        try tally.finish("some items were not restored")
       case .empty:
         let count = try await context.items.trashedItems(in: domain).count
         if count == 0 { return }

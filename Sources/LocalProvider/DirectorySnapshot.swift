@@ -5,13 +5,17 @@ import ProviderAPI
   import Glibc
 #endif
 
-/// One read of a directory, sorted once, from which pages are cut.
+/// One read of a directory, from which sorted pages are cut.
 ///
-/// Built for folders of a million entries: the names live in one byte buffer with an offset per
-/// entry (no object per entry), the directory is read once, and sorting by name needs no stat at
-/// all: only the entries of the pages asked for are stat'ed later. Sorting by date or size needs
-/// every entry's metadata, which is read with `fstatat` relative to the open directory and reported
-/// as progress.
+/// Built for folders of a million entries, within a small memory budget:
+/// - the directory is read once; each entry is stored as `[d_type][length][name bytes]` in one
+///   buffer, plus one `UInt32` offset — no object, no String, no stat per entry;
+/// - sorting by name needs no stat at all, and is *incremental*: a quicksort that only partitions
+///   the ranges overlapping the pages asked for (Paredes & Navarro's incremental quicksort), so the
+///   first page costs O(n) comparisons, not O(n log n), and later pages finish the work;
+/// - sorting by date or size reads every entry's metadata with `fstatat` relative to the open
+///   directory, reporting progress; sorting by kind ranks extensions.
+/// Only the entries of a page are stat'ed, when the page is cut.
 final class DirectorySnapshot: @unchecked Sendable {
   /// Identity of the directory when it was read: a page token made from an older read is stale.
   struct Generation: Hashable {
@@ -24,16 +28,20 @@ final class DirectorySnapshot: @unchecked Sendable {
   let generation: Generation
   let sort: ItemSort
   let includeHidden: Bool
-  /// All names, back to back.
-  private(set) var names: [UInt8] = []
-  /// Start of each entry's name in `names`; one extra element marks the end.
-  private(set) var starts: [UInt32] = [0]
-  /// d_type of each entry (DT_DIR, DT_REG, …), resolved with lstat where the filesystem said DT_UNKNOWN.
-  private(set) var types: [UInt8] = []
-  /// Entry numbers in display order.
-  private(set) var order: [UInt32] = []
 
-  var count: Int { types.count }
+  /// Entries back to back: `[d_type][length][name]`.
+  private var names: [UInt8] = []
+  /// Each entry's offset in `names`; permuted in place into display order as sorting proceeds.
+  private var order: [UInt32] = []
+  /// Per-entry sort values for date, size and kind sorts, permuted together with `order`.
+  private var primary: [Int64] = []
+  /// Right ends of the still unsorted chunks, the leftmost chunk on top (incremental quicksort).
+  private var pending: [Int] = []
+  /// Entries `0 ..< sortedPrefix` are in their final order.
+  private var sortedPrefix = 0
+  private let lock = NSLock()
+
+  var count: Int { order.count }
 
   private init(path: ItemPath, generation: Generation, sort: ItemSort, includeHidden: Bool) {
     self.path = path
@@ -54,7 +62,7 @@ final class DirectorySnapshot: @unchecked Sendable {
       mtimeNanos: Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec))
   }
 
-  /// Reads and sorts a directory. Checks `isCancelled` between chunks.
+  /// Reads a directory and prepares its sort. Checks `isCancelled` between chunks.
   static func read(
     _ path: ItemPath, sort: ItemSort, includeHidden: Bool,
     progress: (EnumerationProgress) -> Void, isCancelled: () -> Bool
@@ -64,9 +72,15 @@ final class DirectorySnapshot: @unchecked Sendable {
     guard let dir = path.withCString({ opendir($0) }) else { throw PosixPath.error(errno, "cannot read", path) }
     defer { closedir(dir) }
     let dfd = dirfd(dir)
+    // Reserving by the directory's size costs no memory until touched (large allocations are
+    // mmap'ed lazily) and avoids copying the buffer as it grows.
+    var dst = stat()
+    if fstat(dfd, &dst) == 0 && dst.st_size > 0 {
+      snap.names.reserveCapacity(Int(min(dst.st_size, 1 << 31)))
+      snap.order.reserveCapacity(Int(min(dst.st_size / 24, 1 << 26)))
+    }
     var unknown: [UInt32] = []
     var n = 0
-    snap.names.reserveCapacity(4096)
     while true {
       errno = 0
       guard let ent = readdir(dir) else {
@@ -74,6 +88,7 @@ final class DirectorySnapshot: @unchecked Sendable {
         break
       }
       let dtype = ent.pointee.d_type
+      let offset = snap.names.count
       let appended: Bool = withUnsafeBytes(of: &ent.pointee.d_name) { raw -> Bool in
         let p = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
         let len = strlen(raw.baseAddress!.assumingMemoryBound(to: CChar.self))
@@ -81,30 +96,29 @@ final class DirectorySnapshot: @unchecked Sendable {
           if len == 1 || (len == 2 && p[1] == 0x2E) { return false }
           if !includeHidden { return false }
         }
-        snap.names.append(contentsOf: UnsafeBufferPointer(start: p, count: len))
+        snap.names.append(dtype)
+        snap.names.append(UInt8(truncatingIfNeeded: min(len, 255)))
+        snap.names.append(contentsOf: UnsafeBufferPointer(start: p, count: min(len, 255)))
         return true
       }
       guard appended else { continue }
-      snap.starts.append(UInt32(truncatingIfNeeded: snap.names.count))
-      if dtype == UInt8(DT_UNKNOWN) { unknown.append(UInt32(snap.types.count)) }
-      snap.types.append(dtype)
+      if offset > Int(UInt32.max) { throw ProviderError(.ioError, "folder too large to list: \(path.displayString)") }
+      if dtype == UInt8(DT_UNKNOWN) { unknown.append(UInt32(offset)) }
+      snap.order.append(UInt32(offset))
       n += 1
       if n % 65536 == 0 {
         progress(EnumerationProgress(phase: .reading, completed: n, total: nil))
         if isCancelled() { throw ProviderError.cancelledError }
       }
     }
-    if snap.names.count > Int(UInt32.max) {
-      throw ProviderError(.ioError, "folder too large to list: \(path.displayString)")
-    }
     // Filesystems that don't fill d_type: resolve it with lstat, relative to the open directory.
-    for e in unknown {
+    for off in unknown {
       var st = stat()
-      if snap.withName(Int(e), { fstatat(dfd, $0, &st, AT_SYMLINK_NOFOLLOW) }) == 0 {
-        snap.types[Int(e)] = Self.dtype(ofMode: st.st_mode)
+      if snap.withName(at: Int(off), { fstatat(dfd, $0, &st, AT_SYMLINK_NOFOLLOW) }) == 0 {
+        snap.names[Int(off)] = Self.dtype(ofMode: st.st_mode)
       }
     }
-    try snap.sortEntries(dirFD: dfd, progress: progress, isCancelled: isCancelled)
+    try snap.prepareSort(dirFD: dfd, progress: progress, isCancelled: isCancelled)
     return snap
   }
 
@@ -121,146 +135,158 @@ final class DirectorySnapshot: @unchecked Sendable {
     }
   }
 
-  /// The bytes of entry `e`'s name.
-  func nameBytes(_ e: Int) -> [UInt8] {
-    Array(names[Int(starts[e])..<Int(starts[e + 1])])
+  // MARK: - Entries
+
+  private func nameBytes(at off: Int) -> [UInt8] {
+    let len = Int(names[off + 1])
+    return Array(names[(off + 2)..<(off + 2 + len)])
   }
 
-  /// Calls `body` with entry `e`'s name as a NUL-terminated C string.
-  func withName<R>(_ e: Int, _ body: (UnsafePointer<CChar>) -> R) -> R {
-    let s = Int(starts[e])
-    let len = Int(starts[e + 1]) - s
+  private func withName<R>(at off: Int, _ body: (UnsafePointer<CChar>) -> R) -> R {
+    let len = Int(names[off + 1])
     return withUnsafeTemporaryAllocation(of: CChar.self, capacity: len + 1) { buf in
       names.withUnsafeBufferPointer { nb in
-        for k in 0..<len { buf[k] = CChar(bitPattern: nb[s + k]) }
+        for k in 0..<len { buf[k] = CChar(bitPattern: nb[off + 2 + k]) }
       }
       buf[len] = 0
       return body(buf.baseAddress!)
     }
   }
 
-  func isDirectory(_ e: Int) -> Bool { types[e] == UInt8(DT_DIR) }
+  /// The names of the entries in `range` of the display order, sorting what is needed first.
+  func names(in range: Range<Int>) -> [ItemName] {
+    lock.withLock {
+      ensureSorted(upTo: range.upperBound)
+      return range.map { ItemName(bytes: nameBytes(at: Int(order[$0]))) }
+    }
+  }
 
   // MARK: - Sorting
 
-  private func sortEntries(
-    dirFD: Int32, progress: (EnumerationProgress) -> Void, isCancelled: () -> Bool
-  ) throws(ProviderError) {
+  private func prepareSort(dirFD: Int32, progress: (EnumerationProgress) -> Void, isCancelled: () -> Bool) throws(ProviderError) {
     let n = count
-    progress(EnumerationProgress(phase: .sorting, completed: 0, total: n))
-    var order = [UInt32](unsafeUninitializedCapacity: n) { buf, c in
-      for i in 0..<n { buf[i] = UInt32(i) }
-      c = n
-    }
-    // Primary numbers by which entries are sorted before the name (0 for a name sort).
-    var primary: [Int64]? = nil
     switch sort.key {
     case .name: break
     case .kind: primary = kindRanks()
     case .date, .size:
-      var values = [Int64](repeating: 0, count: n)
-      for e in 0..<n {
+      primary = [Int64](repeating: 0, count: n)
+      for i in 0..<n {
         var st = stat()
-        if withName(e, { fstatat(dirFD, $0, &st, AT_SYMLINK_NOFOLLOW) }) == 0 {
-          values[e] =
+        if withName(at: Int(order[i]), { fstatat(dirFD, $0, &st, AT_SYMLINK_NOFOLLOW) }) == 0 {
+          primary[i] =
             sort.key == .size
             ? Int64(st.st_size)
             : Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
         }
-        if e % 8192 == 8191 {
-          progress(EnumerationProgress(phase: .readingMetadata, completed: e + 1, total: n))
+        if i % 8192 == 8191 {
+          progress(EnumerationProgress(phase: .readingMetadata, completed: i + 1, total: n))
           if isCancelled() { throw ProviderError.cancelledError }
         }
       }
       progress(EnumerationProgress(phase: .readingMetadata, completed: n, total: n))
-      primary = values
     }
-    var keys = [UInt64](repeating: 0, count: n)
-    names.withUnsafeBufferPointer { nb in
-      starts.withUnsafeBufferPointer { sb in
-        for e in 0..<n {
-          let s = Int(sb[e])
-          keys[e] = NameOrdering.prefixKey(nb.baseAddress! + s, Int(sb[e + 1]) - s)
-        }
+    pending = [n]
+    if sort.foldersFirst {
+      // Folders to the front (O(n)); each group is then sorted on its own.
+      var lo = 0
+      let dir = UInt8(DT_DIR)
+      for i in 0..<n where names[Int(order[i])] == dir {
+        swapAt(lo, i)
+        lo += 1
       }
+      if lo > 0 && lo < n { pending.append(lo) }
     }
+  }
+
+  private func swapAt(_ i: Int, _ j: Int) {
+    guard i != j else { return }
+    order.swapAt(i, j)
+    if !primary.isEmpty { primary.swapAt(i, j) }
+  }
+
+  /// Sorts until the first `end` entries are in their final place.
+  private func ensureSorted(upTo end: Int) {
     let ascending = sort.ascending
-    let foldersFirst = sort.foldersFirst
+    let hasPrimary = !primary.isEmpty
     names.withUnsafeBufferPointer { nb in
-      starts.withUnsafeBufferPointer { sb in
-        types.withUnsafeBufferPointer { tb in
-          keys.withUnsafeBufferPointer { kb in
-            let base = nb.baseAddress ?? NameOrdering.emptyPointer
-            let dirType = UInt8(DT_DIR)
-            // `less` in ascending terms; direction applies to everything but the folder grouping.
-            func nameLess(_ a: Int, _ b: Int) -> Bool {
-              let ka = kb[a]
-              let kb2 = kb[b]
-              if ka != kb2 { return ka < kb2 }
-              let sa = Int(sb[a])
-              let sb2 = Int(sb[b])
-              return NameOrdering.compare(base + sa, Int(sb[a + 1]) - sa, base + sb2, Int(sb[b + 1]) - sb2) < 0
-            }
-            if let primary {
-              primary.withUnsafeBufferPointer { pb in
-                order.sort { x, y in
-                  let a = Int(x)
-                  let b = Int(y)
-                  if foldersFirst {
-                    let da = tb[a] == dirType
-                    let db = tb[b] == dirType
-                    if da != db { return da }
-                  }
-                  if pb[a] != pb[b] { return ascending ? pb[a] < pb[b] : pb[a] > pb[b] }
-                  return ascending ? nameLess(a, b) : nameLess(b, a)
-                }
-              }
-            } else {
-              order.sort { x, y in
-                let a = Int(x)
-                let b = Int(y)
-                if foldersFirst {
-                  let da = tb[a] == dirType
-                  let db = tb[b] == dirType
-                  if da != db { return da }
-                }
-                return ascending ? nameLess(a, b) : nameLess(b, a)
+      let base = nb.baseAddress ?? NameOrdering.emptyPointer
+      /// Ascending "a before b" for the entries at positions i and j.
+      func before(_ i: Int, _ j: Int) -> Bool {
+        if hasPrimary {
+          let pi = primary[i]
+          let pj = primary[j]
+          if pi != pj { return ascending ? pi < pj : pi > pj }
+        }
+        let oa = Int(order[i])
+        let ob = Int(order[j])
+        let c = NameOrdering.compare(base + oa + 2, Int(base[oa + 1]), base + ob + 2, Int(base[ob + 1]))
+        return ascending ? c < 0 : c > 0
+      }
+      while sortedPrefix < end, let top = pending.last {
+        let lo = sortedPrefix
+        if top - lo <= 24 {
+          // Insertion sort for small chunks.
+          if top - lo > 1 {
+            for i in (lo + 1)..<top {
+              var j = i
+              while j > lo && before(j, j - 1) {
+                swapAt(j, j - 1)
+                j -= 1
               }
             }
           }
+          sortedPrefix = top
+          pending.removeLast()
+          continue
         }
+        // Median of three as the pivot, moved to the end of the chunk.
+        let mid = lo + (top - lo) / 2
+        let last = top - 1
+        if before(mid, lo) { swapAt(mid, lo) }
+        if before(last, lo) { swapAt(last, lo) }
+        if before(mid, last) { swapAt(mid, last) }
+        var store = lo
+        for i in lo..<last where before(i, last) {
+          swapAt(i, store)
+          store += 1
+        }
+        swapAt(store, last)
+        // [lo, store) < pivot at `store` < [store + 1, top)
+        pending.append(store + 1)
+        pending.append(store)
       }
     }
-    self.order = order
-    progress(EnumerationProgress(phase: .sorting, completed: n, total: n))
   }
 
   /// Sort ranks for "kind": folders, then by the kind's description, as Finder sorts its Kind column.
   private func kindRanks() -> [Int64] {
     var rankOfDescription: [String: Int64] = [:]
     let descriptions = Set(ContentType.allKnownKindDescriptions + ["Folder", "Alias", "Document", "Text", "Special file"])
-    for (i, d) in descriptions.sorted(by: { $0.lowercased() < $1.lowercased() }).enumerated() { rankOfDescription[d] = Int64(i) }
+    for (i, d) in descriptions.sorted(by: { $0.lowercased() < $1.lowercased() }).enumerated() {
+      rankOfDescription[d] = Int64(i)
+    }
     var cacheByExtension: [[UInt8]: Int64] = [:]
     var ranks = [Int64](repeating: 0, count: count)
-    for e in 0..<count {
-      switch Int32(types[e]) {
-      case Int32(DT_DIR): ranks[e] = rankOfDescription["Folder"]!
-      case Int32(DT_LNK): ranks[e] = rankOfDescription["Alias"]!
+    for i in 0..<count {
+      let off = Int(order[i])
+      switch Int32(names[off]) {
+      case Int32(DT_DIR): ranks[i] = rankOfDescription["Folder"]!
+      case Int32(DT_LNK): ranks[i] = rankOfDescription["Alias"]!
       case Int32(DT_REG), Int32(DT_UNKNOWN):
-        let s = Int(starts[e])
-        let end = Int(starts[e + 1])
+        let s = off + 2
+        let end = s + Int(names[off + 1])
         var dot = end - 1
         while dot > s && names[dot] != 0x2E { dot -= 1 }
         let ext: [UInt8] = dot > s ? names[(dot + 1)..<end].map(NameOrdering.fold) : []
         if let r = cacheByExtension[ext] {
-          ranks[e] = r
+          ranks[i] = r
         } else {
           let t = ContentType.forExtension(String(decoding: ext, as: UTF8.self))
           let r = rankOfDescription[t.kindDescription] ?? rankOfDescription["Document"]!
           cacheByExtension[ext] = r
-          ranks[e] = r
+          ranks[i] = r
         }
-      default: ranks[e] = rankOfDescription["Special file"]!
+      default: ranks[i] = rankOfDescription["Special file"]!
       }
     }
     return ranks

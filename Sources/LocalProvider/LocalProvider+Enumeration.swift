@@ -32,6 +32,7 @@ extension LocalProvider {
     let pageSize = max(1, min(request.suggestedPageSize, 20_000))
     return try await BlockingIO.run { flag throws(ProviderError) in
       let folder = try self.path(of: request.container)
+      self.rememberContainer(request.container, at: folder)
       let snap: DirectorySnapshot
       let snapID: UUID
       var offset = 0
@@ -78,11 +79,9 @@ extension LocalProvider {
     let writable = Self.folderIsWritable(dst)
     var out: [Item] = []
     out.reserveCapacity(range.count)
-    for k in range {
-      let e = Int(snap.order[k])
+    for name in snap.names(in: range) {
       var st = stat()
-      guard snap.withName(e, { fstatat(dfd, $0, &st, AT_SYMLINK_NOFOLLOW) }) == 0 else { continue }
-      let name = ItemName(bytes: snap.nameBytes(e))
+      guard name.withCString({ fstatat(dfd, $0, &st, AT_SYMLINK_NOFOLLOW) }) == 0 else { continue }
       out.append(makeItem(st: st, name: name, path: snap.path.appending(name), parent: container, parentWritable: writable))
     }
     return out

@@ -29,10 +29,13 @@ public final class LocalProvider: Provider, @unchecked Sendable {
   private var snapshots: [(id: UUID, snapshot: DirectorySnapshot)] = []
   /// Where identifiers were last seen. Bounded; `item(for:pathHint:)` can find items again.
   private var knownPaths: [ItemIdentifier: ItemPath] = [:]
+  /// Folders that were enumerated, kept apart so that a huge listing flushing `knownPaths`
+  /// never loses the folder being listed.
+  private var containerPaths: [ItemIdentifier: ItemPath] = [:]
 
   static let maxSnapshots = 4
   static let maxSnapshotEntries = 2_500_000
-  static let maxKnownPaths = 200_000
+  static let maxKnownPaths = 32_768
 
   public init(
     domain: DomainIdentifier = .local, root: ItemPath = .root, displayName: String = "This Computer",
@@ -54,9 +57,21 @@ public final class LocalProvider: Provider, @unchecked Sendable {
     }
   }
 
-  func forget(_ id: ItemIdentifier) { _ = lock.withLock { knownPaths.removeValue(forKey: id) } }
+  func rememberContainer(_ id: ItemIdentifier, at path: ItemPath) {
+    lock.withLock {
+      if containerPaths.count >= 1024 { containerPaths.removeAll(keepingCapacity: true) }
+      containerPaths[id] = path
+    }
+  }
 
-  func knownPath(of id: ItemIdentifier) -> ItemPath? { lock.withLock { knownPaths[id] } }
+  func forget(_ id: ItemIdentifier) {
+    lock.withLock {
+      knownPaths.removeValue(forKey: id)
+      containerPaths.removeValue(forKey: id)
+    }
+  }
+
+  func knownPath(of id: ItemIdentifier) -> ItemPath? { lock.withLock { knownPaths[id] ?? containerPaths[id] } }
 
   func storeSnapshot(_ s: DirectorySnapshot) -> UUID {
     let id = UUID()

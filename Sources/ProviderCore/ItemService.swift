@@ -42,6 +42,17 @@ public struct ItemService: Sendable {
     }
   }
 
+  /// The item as the provider sees it now, found from where the caller last saw it. Gives
+  /// providers whose identifiers need a path (inodes) the hint, and every mutation a current base
+  /// version. Per-user fields the caller had are kept.
+  func current(_ item: Item, in domain: Domain) async throws(ProviderError) -> Item {
+    var fresh = try await domain.provider.item(for: item.identifier, pathHint: item.path)
+    if fresh.tags.isEmpty { fresh.tags = item.tags }
+    if fresh.favoriteRank == nil { fresh.favoriteRank = item.favoriteRank }
+    if fresh.lastUsedDate == nil { fresh.lastUsedDate = item.lastUsedDate }
+    return fresh
+  }
+
   // MARK: - Working set
 
   /// Opening an item is clear intent to use it: it goes to the top of Recents.
@@ -52,6 +63,7 @@ public struct ItemService: Sendable {
   /// Replaces the item's tags. Stored by the provider where it can (the `user.xdg.tags` xattr),
   /// otherwise only in the index; the index always mirrors them for the Tags sidebar and search.
   public func setTags(_ tags: [String], of item: Item, in domain: Domain) async throws(ProviderError) -> Item {
+    let item = try await current(item, in: domain)
     var cleaned: [String] = []
     for t in tags {
       let s = t.trimmingCharacters(in: .whitespaces)
@@ -90,6 +102,7 @@ public struct ItemService: Sendable {
   // MARK: - Organizing
 
   public func rename(_ item: Item, to name: ItemName, in domain: Domain) async throws(ProviderError) -> Item {
+    let item = try await current(item, in: domain)
     let valid = try ItemName.validated(name.bytes)
     guard valid != item.filename else { return item }
     var template = ItemTemplate(item)
@@ -101,6 +114,8 @@ public struct ItemService: Sendable {
   }
 
   public func move(_ item: Item, to folder: Item, in domain: Domain) async throws(ProviderError) -> Item {
+    let item = try await current(item, in: domain)
+    let folder = try await current(folder, in: domain)
     guard folder.isFolder else { throw ProviderError(.invalidArgument, "\(folder.path.displayString) is not a folder") }
     guard item.parentIdentifier != folder.identifier else { return item }
     var template = ItemTemplate(item)
@@ -112,11 +127,14 @@ public struct ItemService: Sendable {
   }
 
   public func copy(_ item: Item, to folder: Item, in domain: Domain) async throws(ProviderError) -> Item {
+    let item = try await current(item, in: domain)
+    let folder = try await current(folder, in: domain)
     guard folder.isFolder else { throw ProviderError(.invalidArgument, "\(folder.path.displayString) is not a folder") }
     return try await domain.provider.copyItem(item.identifier, to: folder.identifier, name: nil)
   }
 
   public func makeFolder(named name: ItemName, in folder: Item, in domain: Domain) async throws(ProviderError) -> Item {
+    let folder = try await current(folder, in: domain)
     let valid = try ItemName.validated(name.bytes)
     return try await domain.provider.createItem(
       ItemTemplate(parentIdentifier: folder.identifier, filename: valid, contentType: .folder), fields: [],
@@ -127,6 +145,7 @@ public struct ItemService: Sendable {
 
   /// Moves an item to Recently Deleted (the freedesktop Trash for local files).
   public func trash(_ item: Item, in domain: Domain) async throws(ProviderError) -> Item {
+    let item = try await current(item, in: domain)
     guard !item.isTrashed else { return item }
     var template = ItemTemplate(item)
     template.parentIdentifier = .trash
@@ -145,6 +164,7 @@ public struct ItemService: Sendable {
 
   /// Deletes an item forever (from the trash, or directly).
   public func deleteForever(_ item: Item, in domain: Domain) async throws(ProviderError) {
+    let item = try await current(item, in: domain)
     try await domain.provider.deleteItem(item.identifier, baseVersion: item.version, options: .recursive)
     _ = try index.recordDeleted(identifiers: [item.identifier], domain: domain.identifier)
   }

@@ -59,12 +59,25 @@ public enum ProgramRunner {
       cEnv.append(nil)
     }
     defer { for p in cEnv { free(p) } }
+    // The caller is usually a pool thread, and libdispatch's worker threads block most signals: a
+    // child would inherit that mask (an editor deaf to Ctrl-C, a script immune to SIGTERM) and any
+    // ignored disposition (SIGPIPE). Start it with nothing blocked and every signal at its default.
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var noSignals = sigset_t()
+    sigemptyset(&noSignals)
+    var allSignals = sigset_t()
+    sigfillset(&allSignals)
+    posix_spawnattr_setsigmask(&attributes, &noSignals)
+    posix_spawnattr_setsigdefault(&attributes, &allSignals)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
     var pid: pid_t = 0
     let rc: Int32
     if environment != nil {
-      rc = posix_spawnp(&pid, cArgs[0]!, nil, nil, cArgs, cEnv)
+      rc = posix_spawnp(&pid, cArgs[0]!, nil, &attributes, cArgs, cEnv)
     } else {
-      rc = posix_spawnp(&pid, cArgs[0]!, nil, nil, cArgs, environ)
+      rc = posix_spawnp(&pid, cArgs[0]!, nil, &attributes, cArgs, environ)
     }
     if rc != 0 {
       let name = TerminalText.escape(bytes: argv[0])
@@ -77,10 +90,17 @@ public enum ProgramRunner {
 
   /// Whether a program name resolves in PATH (for choosing openers).
   public static func isAvailable(_ program: String, path: String? = ProcessInfo.processInfo.environment["PATH"]) -> Bool {
-    if program.contains("/") { return access(program, X_OK) == 0 }
-    for dir in (path ?? "/usr/bin:/bin").split(separator: ":") where access("\(dir)/\(program)", X_OK) == 0 {
+    if program.contains("/") { return isExecutableFile(program) }
+    for dir in (path ?? "/usr/bin:/bin").split(separator: ":") where isExecutableFile("\(dir)/\(program)") {
       return true
     }
     return false
+  }
+
+  /// An executable regular file (a folder is X_OK too, but cannot be run).
+  private static func isExecutableFile(_ path: String) -> Bool {
+    var st = stat()
+    guard stat(path, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { return false }
+    return access(path, X_OK) == 0
   }
 }

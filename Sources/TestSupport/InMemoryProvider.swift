@@ -9,7 +9,7 @@ import ProviderAPI
 /// tombstones), real versions (a stale base version is a conflict), and real paging.
 public actor InMemoryProvider: Provider {
   public enum Call: Sendable, Equatable {
-    case item, enumerate, anchor, changes, fetch, create, modify, delete, copy, action
+    case item, enumerate, anchor, changes, fetch, create, modify, delete, copy, action, restore
   }
 
   public nonisolated let domain: DomainIdentifier
@@ -59,7 +59,7 @@ public actor InMemoryProvider: Provider {
     rank += 1
     let id = ItemIdentifier("m\(nextID)")
     nextID += 1
-    let parentPath = nodes[parent]?.item.path ?? .root
+    let parentPath = path(ofFolder: parent)
     let item = Item(
       identifier: id, parentIdentifier: parent, filename: name, path: parentPath.appending(name),
       contentType: folder ? .folder : ContentType.forExtension(name.pathExtension),
@@ -97,6 +97,35 @@ public actor InMemoryProvider: Provider {
       .map(\.item)
   }
 
+  /// Where the trash keeps its items: a path no live item has, as a real trash folder would be.
+  public static let trashPath = ItemPath("/#trash")
+
+  /// The path of a folder, for building its children's paths.
+  private func path(ofFolder id: ItemIdentifier) -> ItemPath {
+    id == .trash ? Self.trashPath : nodes[id]?.item.path ?? .root
+  }
+
+  /// True for an item in the trash or inside a trashed folder.
+  private func isInTrash(_ id: ItemIdentifier) -> Bool {
+    var current = id
+    for _ in 0...nodes.count {
+      guard current != .root, let n = nodes[current] else { return false }
+      if n.item.parentIdentifier == .trash { return true }
+      current = n.item.parentIdentifier
+    }
+    return false
+  }
+
+  /// Rewrites the paths of a folder's live descendants after it moved or was renamed.
+  private func updateDescendantPaths(of id: ItemIdentifier) {
+    guard let folder = nodes[id]?.item.path else { return }
+    for child in children(of: id) {
+      let path = folder.appending(child.filename)
+      nodes[child.identifier]?.item.path = path
+      updateDescendantPaths(of: child.identifier)
+    }
+  }
+
   // MARK: - Provider
 
   public func item(for identifier: ItemIdentifier, pathHint: ItemPath?) async throws(ProviderError) -> Item {
@@ -120,6 +149,8 @@ public actor InMemoryProvider: Provider {
     var list: [Item]
     if request.container == .workingSet {
       list = nodes.values.filter { $0.deletedAtRank == nil && $0.item.identifier != .root }.map(\.item)
+    } else if request.container == .trash {
+      list = children(of: .trash)
     } else {
       let container = try live(request.container)
       guard container.item.isFolder else { throw ProviderError(.invalidArgument, "not a folder") }
@@ -219,10 +250,16 @@ public actor InMemoryProvider: Provider {
       if let clash = children(of: parent).first(where: { $0.filename == template.filename && $0.identifier != id }) {
         throw ProviderError(.filenameCollision, "an item named \(template.filename.displayString) already exists", existingItem: clash.identifier)
       }
-      if parent == .trash { n.item.originalPath = n.item.path }
+      if parent == .trash && !n.item.isTrashed {
+        n.item.originalPath = n.item.path
+        n.item.trashedDate = Date()
+      } else if parent != .trash {
+        n.item.originalPath = nil
+        n.item.trashedDate = nil
+      }
       n.item.parentIdentifier = parent
       n.item.filename = template.filename
-      n.item.path = (nodes[parent]?.item.path ?? .root).appending(template.filename)
+      n.item.path = path(ofFolder: parent).appending(template.filename)
     }
     if changedFields.contains(.tagData) { n.item.tags = template.tags }
     if changedFields.contains(.favoriteRank) { n.item.favoriteRank = template.favoriteRank }
@@ -238,6 +275,59 @@ public actor InMemoryProvider: Provider {
       content: changedFields.contains(.contents) ? "c\(rank)" : String(decoding: n.item.version.content, as: UTF8.self),
       metadata: "m\(rank)")
     nodes[id] = n
+    updateDescendantPaths(of: id)
+    return n.item
+  }
+
+  /// Takes an item out of the trash: into `parent`, or back into the live folder at the parent of
+  /// its original path. Nothing is recreated: a folder that is gone (or itself in the trash) is
+  /// `noSuchItem`; a name already taken there is `filenameCollision`, and nothing moves.
+  public func restoreItem(_ identifier: ItemIdentifier, to parent: ItemIdentifier?) async throws(ProviderError) -> Item {
+    try await enter(.restore)
+    var n = try live(identifier)
+    guard n.item.isTrashed else {
+      throw ProviderError(.invalidArgument, "\(n.item.filename.displayString) is not in the trash")
+    }
+    let destination: ItemIdentifier
+    if let parent {
+      let folder = try live(parent)
+      guard folder.item.isFolder, !isInTrash(parent) else {
+        throw ProviderError(.invalidArgument, "\(folder.item.path.displayString) is not a folder outside the trash")
+      }
+      destination = parent
+    } else {
+      guard let original = n.item.originalPath else {
+        throw ProviderError(
+          .invalidArgument, "cannot restore \(n.item.filename.displayString): its original location is unknown")
+      }
+      let folderPath = original.parent
+      if folderPath == .root {
+        destination = .root
+      } else if let folder = nodes.values.first(where: {
+        $0.deletedAtRank == nil && $0.item.isFolder && $0.item.path == folderPath && !isInTrash($0.item.identifier)
+      }) {
+        destination = folder.item.identifier
+      } else {
+        throw ProviderError(
+          .noSuchItem,
+          "cannot restore \(n.item.filename.displayString): its folder \(folderPath.displayString) is gone")
+      }
+    }
+    if let clash = children(of: destination).first(where: { $0.filename == n.item.filename }) {
+      throw ProviderError(
+        .filenameCollision, "an item named \(n.item.filename.displayString) already exists",
+        existingItem: clash.identifier)
+    }
+    rank += 1
+    n.rank = rank
+    n.item.parentIdentifier = destination
+    n.item.path = path(ofFolder: destination).appending(n.item.filename)
+    n.item.originalPath = nil
+    n.item.trashedDate = nil
+    n.item.version = try ItemVersion(
+      content: String(decoding: n.item.version.content, as: UTF8.self), metadata: "m\(rank)")
+    nodes[identifier] = n
+    updateDescendantPaths(of: identifier)
     return n.item
   }
 

@@ -11,6 +11,8 @@ enum EnumerationBench {
     var all: Double
     var count: Int
     var peakRSS: Int
+    /// Peak RSS when the first page had arrived.
+    var firstPageRSS: Int
   }
 
   static func run(folder: String, sort: ItemSort.Key) async throws -> Result {
@@ -22,18 +24,21 @@ enum EnumerationBench {
       EnumerationRequest(container: container, sort: ItemSort(key: sort), suggestedPageSize: 200), on: provider,
       watch: false)
     var first: Double? = nil
+    var firstRSS = 0
     var count = 0
     for await event in service.events {
       switch event {
-      case .page(let t, _, let items, _, let complete) where t == ticket:
+      case .page(let t, let offset, let items, _, let complete) where t == ticket:
         if first == nil {
           first = now() - t0
-          await service.readAll(ticket)
+          firstRSS = peakRSS()
         }
         count += items.count
+        // Read the way a list view or `folio ls` does: the next page as this one is consumed.
+        await service.reading(ticket, upTo: offset + items.count - 1)
         if complete {
           let all = now() - t0
-          return Result(firstPage: first ?? all, all: all, count: count, peakRSS: peakRSS())
+          return Result(firstPage: first ?? all, all: all, count: count, peakRSS: peakRSS(), firstPageRSS: firstRSS)
         }
       case .failed(_, let error):
         throw BenchError("enumeration failed: \(error.message)")

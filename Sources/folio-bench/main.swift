@@ -1,1 +1,134 @@
-print("bench")
+import Foundation
+import ProviderAPI
+
+// folio-bench: one table, one run. Each measurement runs in a fresh child process so its peak
+// RSS is its own; the floors (`ls -f | wc -l`, `ls | head`) run on the same folders in the same run.
+
+let usage = """
+  usage: folio-bench [--sizes 10000,100000,1000000] [--work DIR] [--index-rows N]
+
+  Creates (once, then reuses) folders with the given numbers of entries under DIR
+  (default: $TMPDIR/folio-bench), and an index of N working-set rows (default 1000000), then prints:
+  time to the first sorted page of 200 items through EnumerationService (by name and by date),
+  time to enumerate everything, peak RSS, and the floors `ls -f | wc -l` and `ls | head`;
+  Recents' first page and a full-text search over the index.
+  Build it in release mode: swift build -c release --product folio-bench
+  """
+
+func fail(_ message: String) -> Never {
+  FileHandle.standardError.write(Data(("folio-bench: " + message + "\n").utf8))
+  exit(1)
+}
+
+func emit<T: Encodable>(_ value: T) {
+  let d = try! JSONEncoder().encode(value)
+  FileHandle.standardOutput.write(d)
+  FileHandle.standardOutput.write(Data("\n".utf8))
+}
+
+/// Runs this executable again with `arguments` and decodes the JSON line it prints.
+func child<T: Decodable>(_ arguments: [String], as type: T.Type) throws -> T {
+  let p = Process()
+  p.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
+  if !FileManager.default.isExecutableFile(atPath: p.executableURL!.path) {
+    p.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+  }
+  p.arguments = arguments
+  let out = Pipe()
+  p.standardOutput = out
+  try p.run()
+  let data = out.fileHandleForReading.readDataToEndOfFile()
+  p.waitUntilExit()
+  guard p.terminationStatus == 0 else { throw BenchError("child \(arguments) failed with status \(p.terminationStatus)") }
+  return try JSONDecoder().decode(T.self, from: data)
+}
+
+func ms(_ s: Double) -> String { String(format: "%.1f ms", s * 1000) }
+func sec(_ s: Double) -> String { s >= 1 ? String(format: "%.2f s", s) : ms(s) }
+func mib(_ b: Int) -> String { String(format: "%.1f MiB", Double(b) / 1_048_576) }
+func grouped(_ n: Int) -> String {
+  let f = NumberFormatter()
+  f.numberStyle = .decimal
+  f.groupingSeparator = ","
+  return f.string(from: NSNumber(value: n)) ?? String(n)
+}
+func pad(_ s: String, _ w: Int) -> String { s.count >= w ? s : String(repeating: " ", count: w - s.count) + s }
+
+let args = Array(CommandLine.arguments.dropFirst())
+
+if args.first == "_enumerate", args.count == 3 {
+  do {
+    emit(try await EnumerationBench.run(folder: args[1], sort: ItemSort.Key(rawValue: args[2]) ?? .name))
+  } catch { fail("\(error)") }
+  exit(0)
+}
+if args.first == "_index", args.count == 3, let rows = Int(args[2]) {
+  do { emit(try IndexBench.run(file: args[1], rows: rows)) } catch { fail("\(error)") }
+  exit(0)
+}
+
+var sizes = [10_000, 100_000, 1_000_000]
+var work = (ProcessInfo.processInfo.environment["TMPDIR"] ?? "/var/tmp") + "/folio-bench"
+var indexRows = 1_000_000
+var i = 0
+while i < args.count {
+  switch args[i] {
+  case "--help", "-h":
+    print(usage)
+    exit(0)
+  case "--sizes" where i + 1 < args.count:
+    sizes = args[i + 1].split(separator: ",").compactMap { Int($0) }
+    i += 1
+  case "--work" where i + 1 < args.count:
+    work = args[i + 1]
+    i += 1
+  case "--index-rows" where i + 1 < args.count:
+    indexRows = Int(args[i + 1]) ?? indexRows
+    i += 1
+  default:
+    fail("unknown argument \(args[i])\n\(usage)")
+  }
+  i += 1
+}
+
+do {
+  try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+  print("folio-bench: \(ProcessInfo.processInfo.activeProcessorCount) cores, work dir \(work)")
+  var rows: [[String]] = []
+  for n in sizes {
+    FileHandle.standardError.write(Data("preparing a folder of \(grouped(n)) entries…\n".utf8))
+    let folder = try BenchFolder.ensure("\(work)/folder-\(n)", count: n)
+    _ = try Floors.lsUnsorted(folder)  // warm the cache so every tool starts equal
+    let byName = try child(["_enumerate", folder, "name"], as: EnumerationBench.Result.self)
+    let byDate = try child(["_enumerate", folder, "date"], as: EnumerationBench.Result.self)
+    let lsF = try Floors.lsUnsorted(folder)
+    let lsHead = try Floors.lsSortedHead(folder)
+    guard byName.count == n, byDate.count == n else {
+      throw BenchError("enumerated \(byName.count)/\(byDate.count) of \(n) entries")
+    }
+    rows.append([
+      grouped(n), ms(byName.firstPage), ms(byDate.firstPage), sec(byName.all), mib(byName.firstPageRSS),
+      mib(byName.peakRSS), mib(byDate.peakRSS),
+      ms(lsF), ms(lsHead),
+    ])
+  }
+  let header = [
+    "entries", "first page (name)", "first page (date)", "all (name)", "RSS at 1st page", "peak RSS (name, all)",
+    "peak RSS (date, all)",
+    "ls -f | wc -l", "ls | head",
+  ]
+  let widths = header.indices.map { c in max(header[c].count, rows.map { $0[c].count }.max() ?? 0) }
+  print("")
+  print(header.indices.map { pad(header[$0], widths[$0]) }.joined(separator: "  "))
+  for r in rows { print(r.indices.map { pad(r[$0], widths[$0]) }.joined(separator: "  ")) }
+
+  FileHandle.standardError.write(Data("preparing an index of \(grouped(indexRows)) working-set rows…\n".utf8))
+  let idx = try child(["_index", "\(work)/index-\(indexRows).sqlite", String(indexRows)], as: IndexBench.Result.self)
+  print("")
+  print("index of \(grouped(idx.rows)) working-set rows" + (idx.buildSeconds.map { " (built in \(sec($0)))" } ?? ""))
+  print("  Recents first page (200): first \(ms(idx.recentsFirst)), median \(ms(idx.recentsMedian))")
+  print("  FTS search (200 max):     first \(ms(idx.searchFirst)) (\(idx.searchHits) hits), median \(ms(idx.searchMedian))")
+  print("  peak RSS: \(mib(idx.peakRSS))")
+} catch {
+  fail("\(error)")
+}

@@ -193,3 +193,42 @@ final class ProgressLog: @unchecked Sendable {
   func add(_ p: EnumerationProgress.Phase) { lock.withLock { phases.append(p) } }
   var all: [EnumerationProgress.Phase] { lock.withLock { phases } }
 }
+
+@Suite struct IncrementalSortTests {
+  /// The incremental quicksort must give exactly the order of a full sort, page after page.
+  @Test(arguments: [
+    ItemSort(key: .name, ascending: true, foldersFirst: true),
+    ItemSort(key: .name, ascending: false, foldersFirst: true),
+    ItemSort(key: .name, ascending: true, foldersFirst: false),
+    ItemSort(key: .size, ascending: false, foldersFirst: true),
+  ])
+  func pagesMatchAFullSort(_ sort: ItemSort) async throws {
+    let tmp = TemporaryFolder()
+    var rng = SystemRandomNumberGenerator()
+    var expected: [(name: [UInt8], folder: Bool, size: Int)] = []
+    let stems = ["a", "B", "file", "File", "x y", "é", "z", "10", "2"]
+    for i in 0..<1500 {
+      let name = Array("\(stems[i % stems.count])\(Int.random(in: 0..<5000, using: &rng))-\(i)".utf8)
+      if i % 10 == 0 {
+        _ = tmp.child(name).withCString { mkdir($0, 0o755) }
+        expected.append((name, true, 0))
+      } else {
+        let size = Int.random(in: 0..<50, using: &rng)
+        tmp.makeFile(name, content: String(repeating: "x", count: size))
+        expected.append((name, false, size))
+      }
+    }
+    expected.sort { a, b in
+      if sort.foldersFirst && a.folder != b.folder { return a.folder }
+      if sort.key == .size && !a.folder && !b.folder && a.size != b.size {
+        return sort.ascending ? a.size < b.size : a.size > b.size
+      }
+      let c = NameOrdering.compare(a.name, b.name)
+      return sort.ascending ? c < 0 : c > 0
+    }
+    let provider = testProvider(tmp)
+    let root = try await provider.item(at: tmp.path)
+    let got = try await collect(provider, root.identifier, sort: sort, pageSize: 37).map(\.filename.bytes)
+    #expect(got == expected.map(\.name))
+  }
+}

@@ -1,0 +1,214 @@
+import Foundation
+import Testing
+
+/// `folio ls`: order, sorting, hidden items, limits, the JSON fields, and names that must never
+/// reach a terminal raw.
+@Suite struct ListCommandTests {
+  /// The names `ls --json` printed, in order.
+  static func names(_ r: RunResult) throws -> [String] {
+    try #require(r.json().array).map { $0["name"]?.string ?? "<no name>" }
+  }
+
+  /// The names of the human listing: the name is the last column, after the kind column; folders
+  /// end with "/".
+  static func humanNames(_ r: RunResult) -> [String] {
+    r.outLines.map { line in
+      // size(8) 2 date(16) 2 kind(14) 2 → the name starts at column 44.
+      String(line.dropFirst(44))
+    }
+  }
+
+  static func date(_ iso: String) -> Date { ISO8601DateFormatter().date(from: iso)! }
+
+  /// Folders first, then names in natural order: case-insensitive, digit runs as numbers.
+  @Test func naturalOrderWithFoldersFirst() throws {
+    let s = try Sandbox()
+    for name in ["file10.txt", "file2.txt", "File1.txt", "beta", "x9", "X10"] { try s.file(name, name) }
+    try s.folder("zeta")
+    try s.folder("Alpha")
+    let expected = ["Alpha", "zeta", "beta", "File1.txt", "file2.txt", "file10.txt", "x9", "X10"]
+
+    let json = try s.folio("ls", "--json")
+    #expect(json.succeeded, "\(json)")
+    #expect(try Self.names(json) == expected)
+
+    let human = try s.folio("ls")
+    #expect(human.succeeded, "\(human)")
+    #expect(Self.humanNames(human) == ["Alpha/", "zeta/", "beta", "File1.txt", "file2.txt", "file10.txt", "x9", "X10"], "\(human)")
+
+    let mixed = try s.folio("ls", "--json", "--no-folders-first")
+    #expect(try Self.names(mixed) == ["Alpha", "beta", "File1.txt", "file2.txt", "file10.txt", "x9", "X10", "zeta"])
+
+    // A path argument lists that folder, not the working directory.
+    try s.file("zeta/inner.txt")
+    #expect(try Self.names(s.folio("ls", "--json", "zeta")) == ["inner.txt"])
+    #expect(try Self.names(s.folio("ls", "--json", Arg(s.path("zeta")))) == ["inner.txt"])
+  }
+
+  @Test func sortBySizeDateKindAndReverse() throws {
+    let s = try Sandbox()
+    try s.folder("dir")
+    try s.file("small.txt", String(repeating: "s", count: 10), modified: Self.date("2020-01-01T00:00:00Z"))
+    try s.file("big.md", String(repeating: "b", count: 3000), modified: Self.date("2001-01-01T00:00:00Z"))
+    try s.file("mid.png", String(repeating: "m", count: 200), modified: Self.date("2010-06-01T00:00:00Z"))
+
+    #expect(try Self.names(s.folio("ls", "--json", "--sort", "size")) == ["dir", "small.txt", "mid.png", "big.md"])
+    // Reversing keeps folders first, as Finder does.
+    #expect(try Self.names(s.folio("ls", "--json", "--sort", "size", "--reverse")) == ["dir", "big.md", "mid.png", "small.txt"])
+    #expect(try Self.names(s.folio("ls", "--json", "--sort", "date")) == ["dir", "big.md", "mid.png", "small.txt"])
+    #expect(try Self.names(s.folio("ls", "--json", "--sort", "date", "--reverse")) == ["dir", "small.txt", "mid.png", "big.md"])
+    // Kind: by the kind's description, case-insensitively: "Markdown" < "Plain text" < "PNG image".
+    #expect(try Self.names(s.folio("ls", "--json", "--sort", "kind")) == ["dir", "big.md", "small.txt", "mid.png"])
+    #expect(try Self.names(s.folio("ls", "--json", "--reverse")) == ["dir", "small.txt", "mid.png", "big.md"])
+  }
+
+  @Test func hiddenItemsOnlyWithAll() throws {
+    let s = try Sandbox()
+    try s.file(".hidden", "h")
+    try s.folder(".config")
+    try s.file("shown", "s")
+    #expect(try Self.names(s.folio("ls", "--json")) == ["shown"])
+    #expect(try Self.names(s.folio("ls", "--json", "--all")) == [".config", ".hidden", "shown"])
+    #expect(try Self.names(s.folio("ls", "--json", "-a")) == [".config", ".hidden", "shown"])
+    #expect(try s.folio("ls").outLines.count == 1)
+  }
+
+  @Test func limitPrintsTheFirstItemsOfTheOrder() throws {
+    let s = try Sandbox()
+    for i in 1...12 { try s.file("f\(i)") }
+    #expect(try Self.names(s.folio("ls", "--json", "--limit", "3")) == ["f1", "f2", "f3"])
+    #expect(try Self.names(s.folio("ls", "--json", "--limit", "2", "--reverse")) == ["f12", "f11"])
+    #expect(try Self.names(s.folio("ls", "--json", "--limit", "0")) == [])
+    #expect(try Self.names(s.folio("ls", "--json", "--limit", "100")).count == 12)
+    let human = try s.folio("ls", "--limit", "5")
+    #expect(human.succeeded && human.outLines.count == 5, "\(human)")
+    #expect(try s.folio("ls", "--limit=-1").status == 2)
+  }
+
+  /// Every item carries the documented fields with the right types, `null` where unknown.
+  @Test func jsonFields() throws {
+    let s = try Sandbox()
+    try s.file("report.txt", "12345", modified: Self.date("2001-02-03T04:05:06Z"))
+    try s.folder("folder")
+    let tag = try s.folio("tag", "report.txt", "--add", "Red")
+    #expect(tag.succeeded, "\(tag)")
+    #expect(try s.folio("favorite", "report.txt").succeeded)
+
+    let items = try #require(s.folio("ls", "--json").json().array)
+    try #require(items.count == 2)
+    let folder = items[0]
+    let file = items[1]
+
+    #expect(file["name"] == .string("report.txt"))
+    #expect(file["path"] == .string(s.path("report.txt")))
+    #expect(file["location"] == .string("local"))
+    #expect(file["kind"] == .string("file"))
+    #expect(file["size"] == .number(5))
+    #expect(file["modified"] == .string("2001-02-03T04:05:06Z"))
+    #expect(file["tags"] == .array([.string("Red")]))
+    #expect(file["favorite"] == .bool(true))
+    #expect(file["id"]?.string?.isEmpty == false)
+    #expect(file["nameBytes"] == nil, "a UTF-8 name carries no nameBytes")
+
+    #expect(folder["name"] == .string("folder"))
+    #expect(folder["kind"] == .string("folder"))
+    #expect(folder["favorite"] == .bool(false))
+    #expect(folder["tags"] == .array([]))
+    for key in ["id", "name", "path", "location", "kind", "size", "modified", "tags", "favorite"] {
+      #expect(folder[key] != nil, "the folder has no '\(key)': \(folder)")
+      #expect(file[key] != nil, "the file has no '\(key)': \(file)")
+    }
+    // Identifiers are distinct and stable from one run to the next.
+    #expect(folder["id"] != file["id"])
+    let again = try #require(s.folio("ls", "--json").json().array)
+    #expect(again.map { $0["id"] } == items.map { $0["id"] })
+  }
+
+  /// A name that is not UTF-8 carries its exact bytes in base64, and those bytes name the file.
+  @Test func invalidUTF8NameCarriesExactBytes() throws {
+    let s = try Sandbox()
+    let name: [UInt8] = Array("bad".utf8) + [0xFE, 0xC0, 0xAF, 0xED, 0xA0, 0x80] + Array("caf".utf8) + [0xE9]
+    try s.file(bytes: name, "abc")
+    let item = try #require(s.folio("ls", "--json").json().array?.first)
+    let base64 = try #require(item["nameBytes"]?.string, "no nameBytes in \(item)")
+    #expect(Data(base64Encoded: base64).map(Array.init) == name)
+    let pathBase64 = try #require(item["pathBytes"]?.string)
+    #expect(Data(base64Encoded: pathBase64).map(Array.init) == s.path(bytes: name))
+    // The text fields are a visible escape, never U+FFFD (which would make two names look alike).
+    let shown = try #require(item["name"]?.string)
+    #expect(shown.hasPrefix("bad") && !shown.contains("\u{FFFD}"), "\(shown)")
+
+    // The exact bytes given back as an argument name the same file.
+    let info = try s.folio("info", "--json", Arg(bytes: name))
+    #expect(info.succeeded, "\(info)")
+    #expect(try info.json()["nameBytes"] == .string(base64))
+  }
+
+  /// Names that are escape sequences, bidi controls, C0/C1 controls and invalid UTF-8: the human
+  /// listing shows every one of them on its own line, and not one control byte reaches stdout.
+  @Test func hostileNamesNeverReachTheTerminalRaw() throws {
+    let s = try Sandbox()
+    let hostile: [[UInt8]] = [
+      Array("\u{1B}[31mred".utf8),
+      Array("\u{1B}]0;pwn\u{07}".utf8),
+      Array("\u{1B}]52;c;cHduZWQ=\u{07}".utf8),
+      Array("\u{1B}[2J\u{1B}[1A\rharmless".utf8),
+      Array("\u{1B}P$q;touch p\u{1B}\\".utf8),
+      Array("invoice\u{202E}fdp.exe".utf8),
+      Array("iso\u{2066}late\u{2069}\u{200E}\u{200F}\u{061C}".utf8),
+      Array("line\nbreak\ttab\u{7F}del\u{0B}".utf8),
+      Array("c1 \u{9B}31m \u{85}".utf8),
+      Array("raw csi ".utf8) + [0x9B] + Array("2J".utf8),
+      Array("latin1 caf".utf8) + [0xE9, 0xFE, 0x80],
+    ]
+    for name in hostile { try s.file(bytes: name, "x") }
+
+    for arguments: [Arg] in [["ls"], ["ls", "--all", "--sort", "size"]] {
+      let r = try s.folio(arguments)
+      #expect(r.succeeded, "\(r)")
+      #expect(r.outLines.count == hostile.count, "one line per item: \(r)")
+      Self.expectTerminalSafe(r.stdout)
+    }
+    // info shows the name and the path; the path also crosses an error message.
+    for name in hostile {
+      let info = try s.folio("info", Arg(bytes: name))
+      #expect(info.succeeded, "\(info)")
+      Self.expectTerminalSafe(info.stdout)
+      let missing = try s.folio("info", Arg(bytes: name + Array(".missing".utf8)))
+      #expect(missing.failedCleanly(), "\(missing)")
+      Self.expectTerminalSafe(missing.stderr)
+    }
+  }
+
+  /// The bytes are valid UTF-8 and contain no C0 control but "\n", no DEL, no C1 control and no
+  /// bidi or invisible direction control.
+  static func expectTerminalSafe(_ bytes: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) {
+    guard let text = String(validating: bytes, as: UTF8.self) else {
+      Issue.record("output is not valid UTF-8: \(bytes)", sourceLocation: sourceLocation)
+      return
+    }
+    let bidi: ClosedRange<UInt32> = 0x202A...0x202E
+    let isolates: ClosedRange<UInt32> = 0x2066...0x2069
+    for scalar in text.unicodeScalars {
+      let v = scalar.value
+      let unsafe =
+        (v < 0x20 && v != 0x0A) || v == 0x7F || (0x80...0x9F).contains(v) || bidi.contains(v) || isolates.contains(v)
+        || v == 0x200E || v == 0x200F || v == 0x061C
+      if unsafe {
+        Issue.record(
+          "output contains U+\(String(v, radix: 16, uppercase: true)):\n\(text.debugDescription)", sourceLocation: sourceLocation)
+        return
+      }
+    }
+  }
+
+  @Test func listingAFileOrAMissingFolder() throws {
+    let s = try Sandbox()
+    try s.file("one.txt", "1")
+    let file = try s.folio("ls", "--json", "one.txt")
+    #expect(try Self.names(file) == ["one.txt"])
+    let missing = try s.folio("ls", "nowhere")
+    #expect(missing.failedCleanly(), "\(missing)")
+    #expect(missing.err.contains(s.path("nowhere")), "\(missing)")
+  }
+}

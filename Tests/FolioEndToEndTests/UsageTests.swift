@@ -1,0 +1,62 @@
+import Testing
+
+/// `--help`, unknown flags and exit codes: what a script sees before any file is touched.
+@Suite struct UsageTests {
+  static let subcommands = [
+    "ls", "info", "open", "recents", "search", "tag", "favorite", "rename", "mv", "cp", "mkdir", "rm", "trash",
+    "actions", "action",
+  ]
+
+  @Test(arguments: subcommands)
+  func helpExitsZeroAndShowsUsage(_ subcommand: String) throws {
+    let sandbox = try Sandbox()
+    let r = try sandbox.folio(Arg(subcommand), "--help")
+    #expect(r.succeeded, "\(r)")
+    #expect(r.out.contains("USAGE: folio \(subcommand)"), "\(r)")
+    #expect(r.out.contains("OVERVIEW: "), "\(r)")
+  }
+
+  /// The top-level help lists every subcommand, so none is hidden from a person reading it.
+  @Test func topLevelHelpListsEverySubcommand() throws {
+    let sandbox = try Sandbox()
+    let r = try sandbox.folio("--help")
+    #expect(r.succeeded, "\(r)")
+    let listed = Set(r.outLines.compactMap { $0.split(separator: " ").first.map(String.init) })
+    for sub in Self.subcommands { #expect(listed.contains(sub), "\(sub) is not in `folio --help`:\n\(r.out)") }
+  }
+
+  /// Arguments that satisfy each subcommand's required positionals, so that the unknown flag is
+  /// the only thing wrong.
+  static let positionals: [String: [Arg]] = [
+    "info": ["x"], "open": ["x"], "search": ["q"], "tag": ["x"], "favorite": ["x"], "rename": ["x", "y"],
+    "mv": ["x", "y"], "cp": ["x", "y"], "mkdir": ["x"], "rm": ["x"], "actions": ["x"], "action": ["n", "x"],
+  ]
+
+  /// Usage errors exit 2 (ArgumentParser's own default is 64) and say what was wrong on stderr.
+  @Test(arguments: subcommands)
+  func unknownFlagExitsTwo(_ subcommand: String) throws {
+    let sandbox = try Sandbox()
+    try sandbox.file("x", "keep")
+    let r = try sandbox.folio([Arg(subcommand)] + Self.positionals[subcommand, default: []] + ["--no-such-flag"])
+    #expect(sandbox.contents("x") == "keep")
+    #expect(r.status == 2, "\(r)")
+    #expect(r.stdout.isEmpty, "\(r)")
+    #expect(r.err.contains("--no-such-flag"), "\(r)")
+  }
+
+  @Test func otherUsageErrorsExitTwo() throws {
+    let sandbox = try Sandbox()
+    for arguments: [Arg] in [["frobnicate"], ["mv", "only-one"], ["ls", "--sort", "colour"], ["trash", "restore"]] {
+      let r = try sandbox.folio(arguments)
+      #expect(r.status == 2, "\(r)")
+      #expect(!r.stderr.isEmpty, "\(r)")
+    }
+  }
+
+  @Test func versionPrintsAndExitsZero() throws {
+    let sandbox = try Sandbox()
+    let r = try sandbox.folio("--version")
+    #expect(r.succeeded, "\(r)")
+    #expect(r.out.first?.isNumber == true, "\(r)")
+  }
+}
