@@ -51,14 +51,25 @@ public struct ActionRunner: Sendable {
 
   /// Runs an action on a selection whose rule must match.
   ///
+  /// - Parameters:
+  ///   - domainUserInfo: the domain's userInfo, as given to ``actions(for:in:domainUserInfo:)``:
+  ///     a rule that reads `domainUserInfo` is checked against the same values it was offered for.
   /// - Returns: the program's outcome for user actions, nil for provider actions.
-  public func run(_ action: CustomAction, on selection: [Item], in domain: Domain) async throws(ProviderError) -> ProgramRunner.Outcome? {
+  public func run(
+    _ action: CustomAction, on selection: [Item], in domain: Domain, domainUserInfo: [String: UserInfoValue] = [:]
+  ) async throws(ProviderError) -> ProgramRunner.Outcome? {
     guard let focused = selection.first else { throw ProviderError(.invalidArgument, "no item selected") }
-    guard action.rule.matches(ActivationContext(selection: selection)) else {
+    guard action.rule.matches(ActivationContext(selection: selection, domainUserInfo: domainUserInfo)) else {
       throw ProviderError(.invalidArgument, "the action '\(TerminalText.escape(action.name))' does not apply to this selection (rule: \(TerminalText.escape(action.rule.source)))")
     }
     switch action.source {
-    case .provider:
+    case .provider(let owner):
+      // An action identifier means something only to the provider that declared it.
+      guard owner == domain.identifier else {
+        throw ProviderError(
+          .invalidArgument,
+          "the action '\(TerminalText.escape(action.name))' belongs to the location '\(TerminalText.escape(owner.rawValue))', not '\(TerminalText.escape(domain.identifier.rawValue))'")
+      }
       try await domain.provider.performAction(action.identifier, on: selection.map(\.identifier))
       return nil
     case .user(let config):

@@ -66,7 +66,7 @@ public struct ItemService: Sendable {
     let item = try await current(item, in: domain)
     var cleaned: [String] = []
     for t in tags {
-      let s = t.trimmingCharacters(in: .whitespaces)
+      let s = Self.trimmed(t)
       guard !s.isEmpty else { throw ProviderError(.invalidArgument, "a tag cannot be empty") }
       guard !s.contains(",") else { throw ProviderError(.invalidArgument, "a tag cannot contain a comma: \(TerminalText.escape(s))") }
       if !cleaned.contains(s) { cleaned.append(s) }
@@ -87,15 +87,28 @@ public struct ItemService: Sendable {
     return updated
   }
 
+  /// Makes the item a favorite (keeping its rank if it is one) or removes it. A remote provider
+  /// stores the rank too (it syncs), and is asked first: if it refuses, the index is not touched.
   public func setFavorite(_ on: Bool, item: Item, in domain: Domain) async throws(ProviderError) -> Item {
     var updated = item
-    updated.favoriteRank = try index.setFavorite(on, item: item, domain: domain.identifier)
-    if !domain.isLocal {
-      var template = ItemTemplate(item)
-      template.favoriteRank = updated.favoriteRank
-      _ = try await domain.provider.modifyItem(
-        template, baseVersion: item.version, changedFields: .favoriteRank, contents: nil)
+    if domain.isLocal {
+      updated.favoriteRank = try index.setFavorite(on, item: item, domain: domain.identifier)
+      return updated
     }
+    var rank: UInt64? = nil
+    if on {
+      // As the index ranks a new favorite: now in epoch ms, after every other favorite.
+      let current = try index.favoriteRanks(of: [item.identifier], domain: domain.identifier)[item.identifier]
+      let highest = try index.favorites().compactMap(\.favoriteRank).max()
+      let now = UInt64(max(0, Date().timeIntervalSince1970 * 1000))
+      rank = current ?? max(now, highest.map { $0 + 1 } ?? 0)
+    }
+    var template = ItemTemplate(item)
+    template.favoriteRank = rank
+    _ = try await domain.provider.modifyItem(
+      template, baseVersion: item.version, changedFields: .favoriteRank, contents: nil)
+    try index.setFavoriteRank(rank, item: item, domain: domain.identifier)
+    updated.favoriteRank = rank
     return updated
   }
 
@@ -200,5 +213,14 @@ public struct ItemService: Sendable {
     _ = try index.recordDeleted(identifiers: deleted, domain: domain.identifier)
     if let firstError { throw firstError }
     return deleted.count
+  }
+
+  /// Trims white space around a tag exactly as the `user.xdg.tags` format does (every Unicode
+  /// White_Space character, newlines included), so the index mirrors what the attribute holds.
+  static func trimmed(_ tag: String) -> String {
+    var scalars = Substring(tag).unicodeScalars[...]
+    while let first = scalars.first, first.properties.isWhitespace { scalars.removeFirst() }
+    while let last = scalars.last, last.properties.isWhitespace { scalars.removeLast() }
+    return String(Substring(scalars))
   }
 }

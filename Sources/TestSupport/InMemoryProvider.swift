@@ -247,7 +247,10 @@ public actor InMemoryProvider: Provider {
     }
     if changedFields.contains(.filename) || changedFields.contains(.parentItemIdentifier) {
       let parent = changedFields.contains(.parentItemIdentifier) ? template.parentIdentifier : n.item.parentIdentifier
-      if let clash = children(of: parent).first(where: { $0.filename == template.filename && $0.identifier != id }) {
+      // The trash takes any number of items with the same name, as a real trash does.
+      if parent != .trash,
+        let clash = children(of: parent).first(where: { $0.filename == template.filename && $0.identifier != id })
+      {
         throw ProviderError(.filenameCollision, "an item named \(template.filename.displayString) already exists", existingItem: clash.identifier)
       }
       if parent == .trash && !n.item.isTrashed {

@@ -32,8 +32,8 @@ final class ScratchFolder: @unchecked Sendable {
   func child(_ name: String) -> ItemPath { child(Array(name.utf8)) }
 
   @discardableResult
-  func makeFile(_ name: [UInt8], content: String = "", mode: mode_t = 0o644) -> ItemPath {
-    let p = child(name)
+  func makeFile(_ name: [UInt8], in parent: ItemPath? = nil, content: String = "", mode: mode_t = 0o644) -> ItemPath {
+    let p = (parent ?? path).appending(ItemName(bytes: name))
     let fd = p.withCString { open($0, O_WRONLY | O_CREAT | O_EXCL, mode) }
     precondition(fd >= 0, "cannot create \(p.displayString): \(errno)")
     _ = content.withCString { write(fd, $0, strlen($0)) }
@@ -43,8 +43,8 @@ final class ScratchFolder: @unchecked Sendable {
   }
 
   @discardableResult
-  func makeFile(_ name: String, content: String = "", mode: mode_t = 0o644) -> ItemPath {
-    makeFile(Array(name.utf8), content: content, mode: mode)
+  func makeFile(_ name: String, in parent: ItemPath? = nil, content: String = "", mode: mode_t = 0o644) -> ItemPath {
+    makeFile(Array(name.utf8), in: parent, content: content, mode: mode)
   }
 
   @discardableResult
