@@ -27,7 +27,7 @@ let package = Package(
     // The local SQLite index: working set, tags, favorites, anchors, transfer journal, search.
     .target(
       name: "WorkingSetIndex",
-      dependencies: ["ProviderAPI", .product(name: "GRDB", package: "GRDB.swift")],
+      dependencies: ["ProviderAPI", "CFolioSystem", .product(name: "GRDB", package: "GRDB.swift")],
       swiftSettings: strict),
     // The local filesystem as a provider.
     .target(name: "LocalProvider", dependencies: ["ProviderAPI", "CFolioSystem"], swiftSettings: strict),

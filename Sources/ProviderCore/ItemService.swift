@@ -29,7 +29,8 @@ public struct ItemService: Sendable {
   public func annotate(_ items: [Item], domain: DomainIdentifier) -> [Item] {
     guard !items.isEmpty else { return items }
     let ids = items.map(\.identifier)
-    let tags = (try? index.tags(of: ids, domain: domain)) ?? [:]
+    // Only tags the index alone holds: mirrored ones could be stale (another tool changed the xattr).
+    let tags = (try? index.indexOnlyTags(of: ids, domain: domain)) ?? [:]
     let ranks = (try? index.favoriteRanks(of: ids, domain: domain)) ?? [:]
     return items.map { item in
       var it = item
@@ -44,13 +45,10 @@ public struct ItemService: Sendable {
 
   /// The item as the provider sees it now, found from where the caller last saw it. Gives
   /// providers whose identifiers need a path (inodes) the hint, and every mutation a current base
-  /// version. Per-user fields the caller had are kept.
+  /// version, with the fields the index owns merged in.
   func current(_ item: Item, in domain: Domain) async throws(ProviderError) -> Item {
-    var fresh = try await domain.provider.item(for: item.identifier, pathHint: item.path)
-    if fresh.tags.isEmpty { fresh.tags = item.tags }
-    if fresh.favoriteRank == nil { fresh.favoriteRank = item.favoriteRank }
-    if fresh.lastUsedDate == nil { fresh.lastUsedDate = item.lastUsedDate }
-    return fresh
+    let fresh = try await domain.provider.item(for: item.identifier, pathHint: item.path)
+    return annotate([fresh], domain: domain.identifier)[0]
   }
 
   // MARK: - Working set
@@ -74,16 +72,18 @@ public struct ItemService: Sendable {
     var updated = item
     var template = ItemTemplate(item)
     template.tags = cleaned
+    var indexOnly = false
     do {
       updated = try await domain.provider.modifyItem(
         template, baseVersion: item.version, changedFields: .tagData, contents: nil)
     } catch where error.code == .featureUnsupported {
       // No user xattrs here (tmpfs, vfat, some NFS): the index keeps the tags.
+      indexOnly = true
     }
     updated.tags = cleaned
     updated.favoriteRank = item.favoriteRank
     updated.lastUsedDate = item.lastUsedDate
-    try index.setTags(cleaned, of: updated, domain: domain.identifier)
+    try index.setTags(cleaned, of: updated, domain: domain.identifier, indexOnly: indexOnly)
     return updated
   }
 

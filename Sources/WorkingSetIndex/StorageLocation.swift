@@ -1,3 +1,4 @@
+import CFolioSystem
 import Foundation
 
 #if canImport(Glibc)
@@ -50,29 +51,14 @@ public struct StorageLocation: Sendable, Equatable, CustomStringConvertible {
   }
 
   /// `statfs(2)`'s `f_type`, truncated to the 32 bits the magic numbers use (CIFS's has the top
-  /// bit set, and `f_type` is a signed long).
-  ///
-  /// Glibc's Swift module map does not include `<sys/statfs.h>`, and this target does not depend on
-  /// CFolioSystem, so the function is looked up with `dlsym` and called through a C function
-  /// pointer. `f_type` is the first field of `struct statfs` (a `long`) on every Linux ABI; the
-  /// buffer is larger than the struct (120 bytes on 64-bit).
+  /// bit set, and `f_type` is a signed long). Glibc's Swift module does not include
+  /// `<sys/statfs.h>`, hence the CFolioSystem shim.
   static func filesystemType(of folder: URL) -> UInt32? {
-    #if os(Linux)
-      typealias StatFS = @convention(c) (UnsafePointer<CChar>, UnsafeMutableRawPointer) -> Int32
-      guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "statfs") else { return nil }
-      let statfs = unsafeBitCast(symbol, to: StatFS.self)
-      let buffer = UnsafeMutableRawPointer.allocate(byteCount: 512, alignment: 16)
-      defer { buffer.deallocate() }
-      buffer.initializeMemory(as: UInt8.self, repeating: 0, count: 512)
-      let rc = folder.withUnsafeFileSystemRepresentation { path -> Int32 in
-        guard let path else { return -1 }
-        return statfs(path, buffer)
-      }
-      guard rc == 0 else { return nil }
-      return UInt32(truncatingIfNeeded: buffer.load(as: CLong.self))
-    #else
-      return nil
-    #endif
+    let type = folder.withUnsafeFileSystemRepresentation { path -> Int in
+      guard let path else { return -1 }
+      return folio_fs_type(path)
+    }
+    return type == -1 ? nil : UInt32(truncatingIfNeeded: type)
   }
 
   public var description: String {

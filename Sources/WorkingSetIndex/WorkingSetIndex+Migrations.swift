@@ -154,6 +154,13 @@ extension WorkingSetIndex {
           """)
     }
 
+    // Whose tags the index holds: the provider's (a mirror, for the Tags sidebar and search) or its
+    // own (the provider cannot store tags, e.g. a filesystem without user xattrs). Only the latter
+    // may be merged back into a provider's items: a mirror can be stale.
+    migrator.registerMigration("v2-tag-ownership") { db in
+      try db.execute(sql: "ALTER TABLE item ADD COLUMN tagsInIndexOnly INTEGER NOT NULL DEFAULT 0")
+    }
+
     return migrator
   }
 }

@@ -5,7 +5,8 @@ import ProviderAPI
 /// Recents and the other lists the browser shows from the index alone.
 extension WorkingSetIndex {
   /// The working set, most recently used first; items never used (tagged, shared, …) come after
-  /// the used ones. Trashed items are left out: they are in Recently Deleted.
+  /// the used ones. Recently deleted items stay in it (the Files app's Recents shows them, marked),
+  /// as the working set does; `IndexedItem.isTrashed` tells them apart.
   ///
   /// A page is one scan of the partial index `item_recents`, so it costs the same over a few items
   /// or millions.
@@ -79,14 +80,14 @@ extension WorkingSetIndex {
     case .all:
       return """
         SELECT * FROM item
-        WHERE inWorkingSet = 1 AND NOT isTrashed
+        WHERE inWorkingSet = 1
         ORDER BY lastUsed DESC, id DESC
         LIMIT :limit OFFSET :offset
         """
     case .scanForTag:
       return """
         SELECT * FROM item
-        WHERE inWorkingSet = 1 AND NOT isTrashed
+        WHERE inWorkingSet = 1
           AND EXISTS (SELECT 1 FROM tag
             WHERE tag.domain = item.domain AND tag.identifier = item.identifier AND tag.name = :tag)
         ORDER BY lastUsed DESC, id DESC
@@ -95,7 +96,7 @@ extension WorkingSetIndex {
     case .lookUpTag:
       return """
         SELECT item.* FROM tag CROSS JOIN item USING (domain, identifier)
-        WHERE tag.name = :tag AND item.inWorkingSet = 1 AND NOT item.isTrashed
+        WHERE tag.name = :tag AND item.inWorkingSet = 1
         ORDER BY item.lastUsed DESC, item.id DESC
         LIMIT :limit OFFSET :offset
         """

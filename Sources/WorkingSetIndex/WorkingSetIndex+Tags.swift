@@ -6,7 +6,10 @@ import ProviderAPI
 /// `item.tagsText` for full-text search and the working-set rule.
 extension WorkingSetIndex {
   /// Replaces the item's tags (an empty list removes them). The item is indexed if it was not.
-  public func setTags(_ tags: [String], of item: Item, domain: DomainIdentifier) throws(ProviderError) {
+  ///
+  /// - Parameter indexOnly: true when the provider could not store the tags (the index is their
+  ///   only home); false when the index mirrors tags the provider stored.
+  public func setTags(_ tags: [String], of item: Item, domain: DomainIdentifier, indexOnly: Bool = false) throws(ProviderError) {
     try write("tagging \(item.filename)") { db in
       let tags = Self.normalizedTags(tags)
       guard
@@ -14,6 +17,28 @@ extension WorkingSetIndex {
           item, domain: domain, in: db, insertNew: true, edit: { $0.tagsText = Self.tagsText(tags) })
       else { return }
       try Self.replaceTags(db, of: record, with: tags)
+      try db.execute(
+        sql: "UPDATE item SET tagsInIndexOnly = ? WHERE domain = ? AND identifier = ?",
+        arguments: [indexOnly && !tags.isEmpty, domain.rawValue, item.identifier.rawValue])
+    }
+  }
+
+  /// The tags only the index holds (see `setTags(_:of:domain:indexOnly:)`), for merging into
+  /// provider items. Mirrored tags are left out: the provider's own answer is the truth for those.
+  public func indexOnlyTags(
+    of identifiers: [ItemIdentifier], domain: DomainIdentifier
+  ) throws(ProviderError) -> [ItemIdentifier: [String]] {
+    try read("reading tags") { db in
+      var result: [ItemIdentifier: [String]] = [:]
+      for identifier in identifiers {
+        let owned = try Bool.fetchOne(
+          db, sql: "SELECT tagsInIndexOnly FROM item WHERE domain = ? AND identifier = ?",
+          arguments: [domain.rawValue, identifier.rawValue]) ?? false
+        guard owned else { continue }
+        let tags = try Self.tags(db, domain: domain.rawValue, identifier: identifier.rawValue)
+        if !tags.isEmpty { result[identifier] = tags }
+      }
+      return result
     }
   }
 

@@ -183,6 +183,16 @@ struct TaglessProvider: Provider {
     #expect(try f.index.search("Blue", limit: 10).isEmpty)
   }
 
+  /// Tags another tool removed from the xattr must not come back from the index's mirror.
+  @Test func mirroredTagsRemovedOutsideFolioDoNotComeBack() async throws {
+    let f = try LocalFixture()
+    guard f.hasUserXattrs else { return }
+    let file = try await f.item(f.tmp.makeFile("notes.txt"))
+    _ = try await f.service.setTags(["Red"], of: file, in: f.domain)
+    try XattrTags().write([], at: file.path)
+    #expect(try await f.service.item(at: file.path, in: f.domain).tags == [])
+  }
+
   @Test(arguments: [[""], ["   "], ["a,b"], ["ok", ","]])
   func invalidTagsAreRefusedBeforeAnythingIsWritten(_ tags: [String]) async throws {
     let f = try LocalFixture()

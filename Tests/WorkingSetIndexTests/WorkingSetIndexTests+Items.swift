@@ -156,7 +156,8 @@ import Testing
     try index.setTags(["Work"], of: child, domain: Fixture.local)
     try index.recordUse(of: folder, domain: Fixture.local, at: Fixture.date(2))
 
-    // Trash the folder: it is in Recently Deleted; it and its child leave Recents.
+    // Trash the folder: it is in Recently Deleted, and stays in Recents marked as deleted (the
+    // working set holds recently deleted items); its child leaves Recents.
     let trashedFolder = Fixture.moved(folder, to: "/home/u/.local/share/Trash/files/Projects", parent: "#trash")
     try index.recordTrashed(trashedFolder, originalPath: folder.path, at: Fixture.date(10), domain: Fixture.local)
     let trashed = try index.trashed(domain: Fixture.local)
@@ -164,7 +165,9 @@ import Testing
     #expect(trashed.first?.originalPath == folder.path)
     #expect(trashed.first?.trashedDate == Fixture.date(10))
     #expect(trashed.first?.item().parentIdentifier == .trash)
-    #expect(try index.recents(limit: 10).isEmpty)
+    let recentAfterTrash = try index.recents(limit: 10)
+    #expect(Fixture.ids(recentAfterTrash) == ["F"])
+    #expect(recentAfterTrash.first?.isTrashed == true)
     #expect(try index.items(taggedWith: "Work").isEmpty)
     let hidden = try #require(try index.item(domain: Fixture.local, identifier: child.identifier))
     #expect(hidden.path == ItemPath("/home/u/.local/share/Trash/files/Projects/plan.txt"))
@@ -198,7 +201,8 @@ import Testing
     let trashed = Fixture.moved(Fixture.folder("b", "/a/b"), to: "/trash/b", parent: "#trash")
     try index.recordTrashed(trashed, originalPath: ItemPath("/a/b"), domain: Fixture.local)
     #expect(try index.item(domain: Fixture.local, identifier: child.identifier)?.path == ItemPath("/trash/b/c.txt"))
-    #expect(try Fixture.ids(index.recents(limit: 5)).isEmpty)
+    // Only the trashed folder itself shows (as deleted); the child it hides does not.
+    #expect(try Fixture.ids(index.recents(limit: 5)) == ["b"])
   }
 
   @Test func aMovedFolderRewritesItsDescendantsPathsAndNothingElse() throws {
