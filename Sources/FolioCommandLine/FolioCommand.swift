@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ProviderAPI
 
 /// `folio`: a Files app for the terminal. The subcommands are the command-line services: the same
 /// engine and index the terminal UI uses, for scripts and quick jobs.
@@ -43,9 +44,16 @@ extension FolioCommand {
 
   /// Prints what ArgumentParser would print for `error` (help on stdout, errors on stderr) and
   /// exits with Folio's code for it.
+  ///
+  /// A usage error quotes the argument it rejects, and that argument may be a file name from a
+  /// glob (`folio info *` with a file named `-\e]0;…`): each line goes through the sanitiser.
   private static func finish(with error: any Error) -> Never {
     let code = exitCode(for: error)
-    let message = fullMessage(for: error)
+    var message = fullMessage(for: error)
+    if code != .success {
+      message = message.split(separator: "\n", omittingEmptySubsequences: false)
+        .map { TerminalText.escape(String($0)) }.joined(separator: "\n")
+    }
     if !message.isEmpty {
       let handle = code == .success ? FileHandle.standardOutput : FileHandle.standardError
       handle.write(Data((message + "\n").utf8))

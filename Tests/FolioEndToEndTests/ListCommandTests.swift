@@ -114,6 +114,8 @@ import Testing
     #expect(folder["kind"] == .string("folder"))
     #expect(folder["favorite"] == .bool(false))
     #expect(folder["tags"] == .array([]))
+    #expect(folder["size"] == .null, "a folder's size is unknown, and says so")
+    #expect(folder["modified"]?.string != nil)
     for key in ["id", "name", "path", "location", "kind", "size", "modified", "tags", "favorite"] {
       #expect(folder[key] != nil, "the folder has no '\(key)': \(folder)")
       #expect(file[key] != nil, "the file has no '\(key)': \(file)")
@@ -148,58 +150,38 @@ import Testing
   /// listing shows every one of them on its own line, and not one control byte reaches stdout.
   @Test func hostileNamesNeverReachTheTerminalRaw() throws {
     let s = try Sandbox()
-    let hostile: [[UInt8]] = [
-      Array("\u{1B}[31mred".utf8),
-      Array("\u{1B}]0;pwn\u{07}".utf8),
-      Array("\u{1B}]52;c;cHduZWQ=\u{07}".utf8),
-      Array("\u{1B}[2J\u{1B}[1A\rharmless".utf8),
-      Array("\u{1B}P$q;touch p\u{1B}\\".utf8),
-      Array("invoice\u{202E}fdp.exe".utf8),
-      Array("iso\u{2066}late\u{2069}\u{200E}\u{200F}\u{061C}".utf8),
-      Array("line\nbreak\ttab\u{7F}del\u{0B}".utf8),
-      Array("c1 \u{9B}31m \u{85}".utf8),
-      Array("raw csi ".utf8) + [0x9B] + Array("2J".utf8),
-      Array("latin1 caf".utf8) + [0xE9, 0xFE, 0x80],
-    ]
+    let hostile = hostileNames
     for name in hostile { try s.file(bytes: name, "x") }
 
     for arguments: [Arg] in [["ls"], ["ls", "--all", "--sort", "size"]] {
       let r = try s.folio(arguments)
       #expect(r.succeeded, "\(r)")
       #expect(r.outLines.count == hostile.count, "one line per item: \(r)")
-      Self.expectTerminalSafe(r.stdout)
+      expectTerminalSafe(r.stdout)
     }
     // info shows the name and the path; the path also crosses an error message.
     for name in hostile {
       let info = try s.folio("info", Arg(bytes: name))
       #expect(info.succeeded, "\(info)")
-      Self.expectTerminalSafe(info.stdout)
+      expectTerminalSafe(info.stdout)
       let missing = try s.folio("info", Arg(bytes: name + Array(".missing".utf8)))
       #expect(missing.failedCleanly(), "\(missing)")
-      Self.expectTerminalSafe(missing.stderr)
+      expectTerminalSafe(missing.stderr)
     }
   }
 
-  /// The bytes are valid UTF-8 and contain no C0 control but "\n", no DEL, no C1 control and no
-  /// bidi or invisible direction control.
-  static func expectTerminalSafe(_ bytes: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) {
-    guard let text = String(validating: bytes, as: UTF8.self) else {
-      Issue.record("output is not valid UTF-8: \(bytes)", sourceLocation: sourceLocation)
-      return
-    }
-    let bidi: ClosedRange<UInt32> = 0x202A...0x202E
-    let isolates: ClosedRange<UInt32> = 0x2066...0x2069
-    for scalar in text.unicodeScalars {
-      let v = scalar.value
-      let unsafe =
-        (v < 0x20 && v != 0x0A) || v == 0x7F || (0x80...0x9F).contains(v) || bidi.contains(v) || isolates.contains(v)
-        || v == 0x200E || v == 0x200F || v == 0x061C
-      if unsafe {
-        Issue.record(
-          "output contains U+\(String(v, radix: 16, uppercase: true)):\n\(text.debugDescription)", sourceLocation: sourceLocation)
-        return
-      }
-    }
+  /// A folder of several pages (the command asks for pages of 1000): one JSON array, every item
+  /// once, in order across the page boundaries; --limit stops inside a page.
+  @Test func severalPages() throws {
+    let s = try Sandbox()
+    let count = 2345
+    for i in 0..<count { try s.file("f\(i)") }
+    let all = try Self.names(s.folio("ls", "--json"))
+    #expect(all == (0..<count).map { "f\($0)" })
+    let reversed = try Self.names(s.folio("ls", "--json", "--reverse", "--limit", "1500"))
+    #expect(reversed == (0..<count).reversed().prefix(1500).map { "f\($0)" })
+    let human = try s.folio("ls")
+    #expect(human.succeeded && human.outLines.count == count, "\(human.outLines.count) lines")
   }
 
   @Test func listingAFileOrAMissingFolder() throws {

@@ -1,0 +1,131 @@
+import Foundation
+import Testing
+
+/// `rm` and `trash`: the freedesktop Trash, shared both ways with trash-cli.
+@Suite struct TrashCommandTests {
+  /// The original paths `trash-list` shows (its lines are "DATE TIME PATH").
+  static func trashCLIPaths(_ s: Sandbox, sourceLocation: SourceLocation = #_sourceLocation) throws -> [String] {
+    let r = try s.tool("trash-list", package: "trash-cli", sourceLocation: sourceLocation)
+    #expect(r.status == 0, "\(r)", sourceLocation: sourceLocation)
+    return r.outLines.map { line in line.split(separator: " ", maxSplits: 2).dropFirst(2).joined() }.sorted()
+  }
+
+  static func trashedPaths(_ s: Sandbox, sourceLocation: SourceLocation = #_sourceLocation) throws -> [String] {
+    let r = try s.folio("trash", "--json")
+    #expect(r.succeeded, "\(r)", sourceLocation: sourceLocation)
+    return try #require(r.json().array, sourceLocation: sourceLocation).map { $0["originalPath"]?.string ?? "?" }.sorted()
+  }
+
+  @Test func removeGoesToTheTrashThatTrashCLIReads() throws {
+    let s = try Sandbox()
+    try s.file("a.txt", "A")
+    try s.file("dir/inner.txt", "I")
+    try s.file("keep.txt", "K")
+    let r = try s.folio("rm", "a.txt", "dir")
+    #expect(r.succeeded, "\(r)")
+    #expect(s.textNames() == ["keep.txt"])
+    #expect(try Self.trashCLIPaths(s) == [s.path("a.txt"), s.path("dir")])
+
+    let listed = try s.folio("trash", "--json")
+    let items = try #require(listed.json().array)
+    let file = try #require(items.first { $0["name"] == .string("a.txt") })
+    #expect(file["originalPath"] == .string(s.path("a.txt")))
+    #expect(file["trashed"]?.string != nil, "\(file)")
+    #expect(file["size"] == .number(1))
+    // The contents are in the Trash, not gone.
+    #expect(s.contents(s.dataHome + "/Trash/files/a.txt") == "A")
+
+    let human = try s.folio("trash")
+    #expect(human.succeeded && human.outLines.count == 2, "\(human)")
+    #expect(human.outLines.contains { $0.hasSuffix(s.path("dir") + "/") }, "\(human)")
+  }
+
+  /// A missing item among several: nothing is deleted.
+  @Test func removeWithAMissingItemDeletesNothing() throws {
+    let s = try Sandbox()
+    try s.file("a.txt", "A")
+    let r = try s.folio("rm", "a.txt", "missing.txt")
+    #expect(r.failedCleanly(), "\(r)")
+    #expect(s.textNames() == ["a.txt"])
+    #expect(try Self.trashedPaths(s) == [])
+  }
+
+  @Test func trashPutItemsAreListedAndRestored() throws {
+    let s = try Sandbox()
+    try s.file("put.txt", "from trash-cli")
+    let put = try s.tool("trash-put", Arg(s.path("put.txt")), package: "trash-cli")
+    #expect(put.status == 0, "\(put)")
+    #expect(!s.exists("put.txt"))
+
+    #expect(try Self.trashedPaths(s) == [s.path("put.txt")])
+
+    let restore = try s.folio("trash", "restore", Arg(s.path("put.txt")))
+    #expect(restore.succeeded, "\(restore)")
+    #expect(s.contents("put.txt") == "from trash-cli")
+    #expect(try Self.trashCLIPaths(s) == [])
+    #expect(try Self.trashedPaths(s) == [])
+  }
+
+  /// Restoring by a relative path or by the name, and refusing what is not there.
+  @Test func restoreByNameAndRefusals() throws {
+    let s = try Sandbox()
+    try s.file("one.txt", "1")
+    try s.file("two.txt", "2")
+    #expect(try s.folio("rm", "one.txt", "two.txt").succeeded)
+
+    #expect(try s.folio("trash", "restore", "one.txt").succeeded)
+    #expect(s.contents("one.txt") == "1")
+
+    let nothing = try s.folio("trash", "restore", "three.txt")
+    #expect(nothing.failedCleanly(), "\(nothing)")
+
+    // The original place is taken again: the restore refuses rather than replacing.
+    try s.file("two.txt", "new")
+    let taken = try s.folio("trash", "restore", Arg(s.path("two.txt")))
+    #expect(taken.failedCleanly(), "\(taken)")
+    #expect(s.contents("two.txt") == "new")
+    #expect(try Self.trashedPaths(s) == [s.path("two.txt")])
+  }
+
+  /// Emptying deletes forever, so without a terminal to ask on it needs --yes.
+  @Test func emptyNeedsYesWithoutATerminal() throws {
+    let s = try Sandbox()
+    try s.file("a.txt", "A")
+    try s.file("b.txt", "B")
+    #expect(try s.folio("rm", "a.txt").succeeded)
+    let put = try s.tool("trash-put", Arg(s.path("b.txt")), package: "trash-cli")
+    #expect(put.status == 0, "\(put)")
+
+    let refused = try s.folio("trash", "empty")
+    #expect(refused.failedCleanly(), "\(refused)")
+    #expect(refused.err.contains("--yes"), "\(refused)")
+    #expect(try Self.trashCLIPaths(s) == [s.path("a.txt"), s.path("b.txt")])
+    #expect(Set(try FileManager.default.contentsOfDirectory(atPath: s.dataHome + "/Trash/files")) == ["a.txt", "b.txt"])
+
+    let emptied = try s.folio("trash", "empty", "--yes")
+    #expect(emptied.succeeded, "\(emptied)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: s.dataHome + "/Trash/files").isEmpty)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: s.dataHome + "/Trash/info").isEmpty)
+    #expect(try Self.trashCLIPaths(s) == [])
+    #expect(try s.folio("trash", "--json").json() == .array([]))
+    #expect(try s.folio("trash", "empty").succeeded, "an empty Trash needs no confirmation")
+  }
+
+  /// A name that is not UTF-8 goes to the Trash and comes back as the same bytes, and the JSON
+  /// listing carries them.
+  @Test func bytesRoundTripThroughTheTrash() throws {
+    let s = try Sandbox()
+    let name: [UInt8] = Array("caf".utf8) + [0xE9, 0x9B] + Array(" x".utf8)
+    try s.file(bytes: name, "bytes")
+    #expect(try s.folio("rm", Arg(bytes: name)).succeeded)
+    #expect(s.names().isEmpty)
+
+    let item = try #require(s.folio("trash", "--json").json().array?.first)
+    #expect(item["nameBytes"]?.string.flatMap { Data(base64Encoded: $0) }.map(Array.init) == name, "\(item)")
+
+    let restore = try s.folio("trash", "restore", Arg(bytes: s.path(bytes: name)))
+    #expect(restore.succeeded, "\(restore)")
+    #expect(s.names() == [name])
+    #expect(try Self.trashCLIPaths(s) == [])
+  }
+}
