@@ -35,11 +35,25 @@ let package = Package(
     .target(name: "ProviderCore", dependencies: ["ProviderAPI", "WorkingSetIndex", "FolioConfig"], swiftSettings: strict),
     // config.toml: openers, custom actions, domains, cache budget, theme.
     .target(name: "FolioConfig", dependencies: ["ProviderAPI", "TOMLKit"], swiftSettings: strict),
+    // ncursesw, wide API (see Sources/CNCursesW/shim.h). Only TerminalBackend imports it.
+    .systemLibrary(name: "CNCursesW", providers: [.apt(["libncurses-dev"])]),
+    // PURE: app state, actions, effects, the reducer, key map, screen grid, views, themes.
+    .target(
+      name: "BrowserUI", dependencies: ["ProviderAPI", "CFolioSystem", "TOMLKit"],
+      swiftSettings: strict),
+    // Presents a Screen with ncursesw and reads keys: the only ncurses user.
+    .target(name: "TerminalBackend", dependencies: ["BrowserUI", "CNCursesW"], swiftSettings: strict),
+    // The main loop: terminal input -> Action -> reduce -> Effect -> core -> events -> Action.
+    .target(
+      name: "BrowserApp",
+      dependencies: ["BrowserUI", "ProviderCore", "ProviderAPI", "WorkingSetIndex", "FolioConfig"],
+      swiftSettings: strict),
     // The command-line services and the composition root (the executable is a thin main).
     .target(
       name: "FolioCommandLine",
       dependencies: [
         "ProviderAPI", "WorkingSetIndex", "LocalProvider", "ProviderCore", "FolioConfig",
+        "BrowserUI", "BrowserApp", "TerminalBackend",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strict),
@@ -49,7 +63,7 @@ let package = Package(
       dependencies: ["ProviderAPI", "LocalProvider", "ProviderCore", "WorkingSetIndex"],
       swiftSettings: strict),
     // Test doubles: InMemoryProvider with injectable latency, failures and clock.
-    .target(name: "TestSupport", dependencies: ["ProviderAPI"], swiftSettings: strict),
+    .target(name: "TestSupport", dependencies: ["ProviderAPI", "BrowserUI"], swiftSettings: strict),
 
     .testTarget(name: "ProviderAPITests", dependencies: ["ProviderAPI"], swiftSettings: strict),
     .testTarget(
@@ -63,5 +77,10 @@ let package = Package(
       swiftSettings: strict),
     .testTarget(name: "FolioConfigTests", dependencies: ["FolioConfig", "ProviderAPI"], swiftSettings: strict),
     .testTarget(name: "FolioEndToEndTests", dependencies: ["ProviderAPI"], swiftSettings: strict),
+    .testTarget(name: "BrowserUITests", dependencies: ["BrowserUI", "ProviderAPI", "TestSupport"], swiftSettings: strict),
+    .testTarget(
+      name: "BrowserAppTests",
+      dependencies: ["BrowserApp", "BrowserUI", "ProviderAPI", "ProviderCore", "WorkingSetIndex", "TestSupport"],
+      swiftSettings: strict),
   ]
 )

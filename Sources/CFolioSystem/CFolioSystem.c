@@ -53,3 +53,20 @@ int folio_birthtime(int dirfd, const char *name, int64_t *sec, int64_t *nsec) {
   return -1;
 #endif
 }
+
+#include <langinfo.h>
+#include <locale.h>
+#include <string.h>
+#include <wchar.h>
+int folio_wcwidth(unsigned int scalar) { return wcwidth((wchar_t)scalar); }
+
+int folio_setup_utf8_ctype(void) {
+  setlocale(LC_ALL, "");
+  const char *cs = nl_langinfo(CODESET);
+  if (cs && strcmp(cs, "UTF-8") == 0) return 1;
+  if (setlocale(LC_CTYPE, "C.UTF-8") != NULL) {
+    cs = nl_langinfo(CODESET);
+    return cs && strcmp(cs, "UTF-8") == 0 ? 2 : 0;
+  }
+  return 0;
+}

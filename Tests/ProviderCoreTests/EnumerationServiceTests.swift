@@ -199,3 +199,37 @@ actor CallCounter {
     return n
   }
 }
+
+@Suite struct EnumerationServicePageTests {
+  /// A reader that evicted pages gets them again by number, without re-reading from the start.
+  @Test func evictedPagesAreFetchedAgainByTheirToken() async throws {
+    let provider = InMemoryProvider()
+    await provider.addFiles(count: 500)
+    let service = EnumerationService(prefetchPages: 0)
+    let (log, task) = EventLog.follow(service)
+    defer { task.cancel() }
+    let t = await service.open(EnumerationRequest(container: .root, suggestedPageSize: 100), on: provider, watch: false)
+    await service.reading(t, upTo: 299)  // pages 0...2 and one ahead
+    await log.wait(until: loaded(t, atLeast: 400))
+    let before = await provider.calls.filter { $0 == .enumerate }.count
+    await service.request(t, pages: 1...1)
+    await log.wait(until: loaded(t, atLeast: 500))
+    let pages = await log.pages(of: t)
+    #expect(pages.map(\.offset) == [0, 100, 200, 300, 100])
+    #expect(await provider.calls.filter { $0 == .enumerate }.count == before + 1)
+  }
+
+  /// Jumping to the end fetches the pages in between once, then stops at the last page.
+  @Test func jumpingAheadStopsAtTheLastPage() async throws {
+    let provider = InMemoryProvider()
+    await provider.addFiles(count: 250)
+    let service = EnumerationService(prefetchPages: 0)
+    let (log, task) = EventLog.follow(service)
+    defer { task.cancel() }
+    let t = await service.open(EnumerationRequest(container: .root, suggestedPageSize: 100), on: provider, watch: false)
+    await service.request(t, pages: 0...1_000_000)
+    await log.wait(until: { $0.contains { if case .page(_, _, _, _, true) = $0 { return true } else { return false } } })
+    #expect(await log.pages(of: t).map(\.offset) == [0, 100, 200])
+    #expect(await provider.calls.filter { $0 == .enumerate }.count == 3)
+  }
+}

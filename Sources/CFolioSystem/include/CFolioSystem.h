@@ -25,4 +25,12 @@ int folio_isatty(int fd);
 /// Birth time of dirfd/name via statx (without following a final symlink). Returns 0 and fills
 /// sec/nsec when the filesystem records it, -1 otherwise.
 int folio_birthtime(int dirfd, const char *name, int64_t *sec, int64_t *nsec);
+
+#include <wchar.h>
+/// Column width of a character (glibc wcwidth): -1 for non-printable, 0 for combining marks, 2 for
+/// wide. Needs a UTF-8 LC_CTYPE (setlocale) to answer for non-ASCII characters.
+int folio_wcwidth(unsigned int scalar);
+/// Sets LC_CTYPE from the environment, falling back to C.UTF-8; returns 1 when the result is UTF-8.
+int folio_setup_utf8_ctype(void);
+
 #endif

@@ -1,0 +1,1 @@
+// The app loop lands here.

@@ -1,0 +1,105 @@
+/// One cell of the terminal grid.
+///
+/// A wide character (CJK, emoji) occupies two cells: the first holds the character with width 2,
+/// the second is a continuation (empty text, width 0) that backends skip.
+public struct Cell: Sendable, Hashable {
+  public var text: String
+  public var width: UInt8
+  public var role: StyleRole
+
+  public init(_ text: String, width: UInt8 = 1, role: StyleRole = .normal) {
+    self.text = text
+    self.width = width
+    self.role = role
+  }
+
+  public static let blank = Cell(" ")
+  public var isContinuation: Bool { width == 0 }
+}
+
+/// A grid of cells that views draw into and a backend presents: the only thing between the pure
+/// UI and the terminal (ratatui's Buffer). Drawing clips to the grid and never splits a character.
+public struct Screen: Sendable, Equatable {
+  public let width: Int
+  public let height: Int
+  public private(set) var cells: [Cell]
+
+  public init(width: Int, height: Int) {
+    self.width = max(0, width)
+    self.height = max(0, height)
+    cells = Array(repeating: .blank, count: self.width * self.height)
+  }
+
+  public subscript(x: Int, y: Int) -> Cell {
+    get { cells[y * width + x] }
+    set { cells[y * width + x] = newValue }
+  }
+
+  /// Fills a rectangle with blanks of a role.
+  public mutating func fill(x: Int, y: Int, width w: Int, height h: Int, role: StyleRole) {
+    let x0 = max(0, x)
+    let y0 = max(0, y)
+    let x1 = min(width, x + w)
+    let y1 = min(height, y + h)
+    guard x0 < x1, y0 < y1 else { return }
+    for yy in y0..<y1 {
+      for xx in x0..<x1 { cells[yy * width + xx] = Cell(" ", role: role) }
+    }
+  }
+
+  /// Draws already-sanitised text at (x, y), at most `maxWidth` columns; a text too long ends with
+  /// "…" (or "~" when `ascii`) and never splits a character. Returns the columns used.
+  @discardableResult
+  public mutating func put(_ text: String, x: Int, y: Int, maxWidth: Int? = nil, role: StyleRole, ascii: Bool = false) -> Int {
+    guard y >= 0, y < height, x < width else { return 0 }
+    let limit = min(maxWidth ?? (width - x), width - max(0, x))
+    guard limit > 0 else { return 0 }
+    let fitted = DisplayWidth.truncate(text, to: limit, ellipsis: ascii ? "~" : "…")
+    var col = x
+    for ch in fitted {
+      let w = DisplayWidth.width(of: ch)
+      if w == 0 {
+        // A lone combining mark or zero-width character: attach it to the previous cell.
+        if col > x, col - 1 < width, col - 1 >= 0 {
+          var prev = col - 1
+          while prev > x && cells[y * width + prev].isContinuation { prev -= 1 }
+          cells[y * width + prev].text.append(ch)
+        }
+        continue
+      }
+      if col >= 0 {
+        cells[y * width + col] = Cell(String(ch), width: UInt8(w), role: role)
+        if w == 2 { cells[y * width + col + 1] = Cell("", width: 0, role: role) }
+      }
+      col += w
+    }
+    return col - x
+  }
+
+  /// The characters, one string per row (continuations skipped), for snapshots.
+  public func textLines() -> [String] {
+    (0..<height).map { y in
+      var s = ""
+      for x in 0..<width where !self[x, y].isContinuation { s += self[x, y].text }
+      return s
+    }
+  }
+
+  /// The style layer: for every row, runs of roles as `col-col:role`, for snapshots.
+  public func styleLines() -> [String] {
+    (0..<height).map { y in
+      var runs: [String] = []
+      var start = 0
+      var role = width > 0 ? self[0, y].role : .normal
+      for x in 0...width {
+        let r = x < width ? self[x, y].role : nil
+        if r != role {
+          runs.append("\(start)-\(x - 1):\(role.rawValue)")
+          if let r { role = r }
+          start = x
+        }
+      }
+      return runs.joined(separator: " ")
+    }
+  }
+}

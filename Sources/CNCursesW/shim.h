@@ -1,0 +1,30 @@
+// ncursesw for Swift: the wide API needs these defines before <ncurses.h>, and Swift cannot import
+// macros such as A_BOLD or the stdscr/LINES/COLS globals under Swift 6, hence the inline getters.
+#ifndef FOLIO_CNCURSESW_SHIM_H
+#define FOLIO_CNCURSESW_SHIM_H
+#define _XOPEN_SOURCE_EXTENDED 1
+#define NCURSES_WIDECHAR 1
+#include <locale.h>
+#include <ncurses.h>
+#include <wchar.h>
+
+static inline WINDOW *folio_stdscr(void) { return stdscr; }
+static inline int folio_lines(void) { return LINES; }
+static inline int folio_cols(void) { return COLS; }
+static inline int folio_colors(void) { return COLORS; }
+static inline int folio_color_pairs(void) { return COLOR_PAIRS; }
+static inline attr_t folio_a_normal(void) { return A_NORMAL; }
+static inline attr_t folio_a_bold(void) { return A_BOLD; }
+static inline attr_t folio_a_reverse(void) { return A_REVERSE; }
+static inline attr_t folio_a_underline(void) { return A_UNDERLINE; }
+static inline attr_t folio_a_dim(void) { return A_DIM; }
+static inline attr_t folio_a_italic(void) { return A_ITALIC; }
+static inline int folio_key_code_yes(void) { return KEY_CODE_YES; }
+static inline int folio_err(void) { return ERR; }
+static inline int folio_wcwidth(wchar_t c) { return wcwidth(c); }
+static inline mmask_t folio_all_mouse_events(void) { return ALL_MOUSE_EVENTS | REPORT_MOUSE_POSITION; }
+static inline mmask_t folio_button3_pressed(void) { return BUTTON3_PRESSED; }
+static inline mmask_t folio_button1_clicked(void) { return BUTTON1_CLICKED | BUTTON1_PRESSED; }
+static inline mmask_t folio_button4_pressed(void) { return BUTTON4_PRESSED; }
+static inline mmask_t folio_button5_pressed(void) { return BUTTON5_PRESSED; }
+#endif

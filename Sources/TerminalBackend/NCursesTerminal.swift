@@ -1,0 +1,1 @@
+// The ncursesw implementation of TerminalDevice lands here.
