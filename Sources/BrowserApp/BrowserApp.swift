@@ -1,1 +1,163 @@
-// The app loop lands here.
+import BrowserUI
+import Foundation
+import ProviderAPI
+import ProviderCore
+import WorkingSetIndex
+
+/// The main loop: terminal input → Action → reduce → Effect → engine → Action.
+///
+/// One owner for UI state (this loop, on the main actor). Every piece of I/O runs in a task and
+/// comes back as an Action; the loop only reads keys with a short timeout, reduces, and presents a
+/// new Screen when something changed, so a stalled provider never delays a keystroke.
+@MainActor
+public final class BrowserApp {
+  public private(set) var state: AppState
+  let terminal: any TerminalDevice
+  let services: AppServices
+  let enumerations = EnumerationService(prefetchPages: 1)
+  /// UI ticket → the service's ticket, and back.
+  var serviceTickets: [UInt64: EnumerationTicket] = [:]
+  var uiTickets: [EnumerationTicket: UInt64] = [:]
+  var domainOfTicket: [UInt64: DomainIdentifier] = [:]
+  /// Actions waiting for the loop.
+  var pending: [Action] = []
+  var running = true
+  var dirty = true
+  var recentsTask: Task<Void, Never>?
+  var eventsTask: Task<Void, Never>?
+  var backgroundJobs: Set<Int> = []
+  var nextBackground = 0
+
+  public init(state: AppState, terminal: any TerminalDevice, services: AppServices) {
+    self.state = state
+    self.terminal = terminal
+    self.services = services
+  }
+
+  /// Delivers an action from anywhere; the loop reduces it on its next turn.
+  public func send(_ action: Action) {
+    pending.append(action)
+  }
+
+  /// Runs until the user quits. The terminal is restored by the caller (`shutdown`) in a defer.
+  public func run() async {
+    let size = terminal.size
+    state.width = size.width
+    state.height = size.height
+    startEnumerationEvents()
+    perform(state.start())
+    var lastTick = Date()
+    while running {
+      await drain()
+      if dirty {
+        terminal.present(AppView.render(state))
+        dirty = false
+      }
+      guard running else { break }
+      let wait = pending.isEmpty ? 15 : 0
+      if let key = terminal.readKey(timeoutMilliseconds: wait) {
+        reduce(.key(key))
+        // Take every key already typed before drawing again (key repeat, pastes).
+        var extra = 0
+        while extra < 64, let more = terminal.readKey(timeoutMilliseconds: 0) {
+          reduce(.key(more))
+          extra += 1
+        }
+      }
+      if Date().timeIntervalSince(lastTick) > 0.12, isBusy {
+        lastTick = Date()
+        reduce(.tick)
+      }
+      await Task.yield()
+    }
+    recentsTask?.cancel()
+    eventsTask?.cancel()
+    await enumerations.shutdown()
+  }
+
+  var isBusy: Bool { state.browse.isLoading || !backgroundJobs.isEmpty }
+
+  func drain() async {
+    var n = 0
+    while !pending.isEmpty && n < 256 {
+      let a = pending.removeFirst()
+      reduce(a)
+      n += 1
+    }
+  }
+
+  func reduce(_ action: Action) {
+    let effects = state.reduce(action)
+    dirty = true
+    perform(effects)
+  }
+
+  // MARK: - Effects
+
+  func perform(_ effects: [Effect]) {
+    for e in effects { perform(e) }
+  }
+
+  func perform(_ effect: Effect) {
+    switch effect {
+    case .enumerate(let ticket, let location, let sort, let hidden, let pageSize):
+      startEnumeration(ticket: ticket, location: location, sort: sort, hidden: hidden, pageSize: pageSize)
+    case .requestPages(let ticket, let pages):
+      guard let t = serviceTickets[ticket] else { return }
+      Task { await enumerations.request(t, pages: pages) }
+    case .closeEnumeration(let ticket):
+      guard let t = serviceTickets.removeValue(forKey: ticket) else { return }
+      uiTickets[t] = nil
+      Task { await enumerations.close(t) }
+    case .open(let item, let domain):
+      openItem(item, domain: domain)
+    case .quit:
+      running = false
+    case .loadRecents(let tag):
+      observeRecents(tag: tag)
+    case .search(let query):
+      background { services throws(ProviderError) in
+        let rows = try services.index.search(query, limit: 500).map(IndexedRow.init)
+        return .searchResults(query: query, rows)
+      }
+    case .refreshSidebar:
+      background { services throws(ProviderError) in
+        let favorites = try services.index.favorites().map(IndexedRow.init)
+        let tags = try services.index.allTags()
+        return .sidebarChanged(favorites: favorites, tags: tags)
+      }
+    case .openFavorite(let row):
+      guard let domain = services.registry.domain(row.domain) else { return }
+      Task {
+        do throws(ProviderError) {
+          let item = try await services.items.item(at: row.item.path, in: domain)
+          self.openItem(item, domain: row.domain)
+        } catch {
+          self.send(.operationFailed(error))
+        }
+      }
+    default:
+      performOperation(effect)
+    }
+  }
+
+  /// Runs a closure off the loop and sends the action it returns (or the error).
+  func background(_ body: @escaping @Sendable (AppServices) async throws(ProviderError) -> Action) {
+    let services = self.services
+    let id = nextBackground
+    nextBackground += 1
+    backgroundJobs.insert(id)
+    Task.detached {
+      let action: Action
+      do throws(ProviderError) { action = try await body(services) } catch { action = .operationFailed(error) }
+      await MainActor.run {
+        self.backgroundJobs.remove(id)
+        self.send(action)
+      }
+    }
+  }
+}
+
+extension IndexedRow {
+  init(_ i: IndexedItem) { self.init(item: i.item(), domain: i.domain, isDeleted: i.isTrashed) }
+}

@@ -6,6 +6,9 @@
 #define NCURSES_WIDECHAR 1
 #include <locale.h>
 #include <ncurses.h>
+#include <stdio.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 #include <wchar.h>
 
 static inline WINDOW *folio_stdscr(void) { return stdscr; }
@@ -27,4 +30,30 @@ static inline mmask_t folio_button3_pressed(void) { return BUTTON3_PRESSED; }
 static inline mmask_t folio_button1_clicked(void) { return BUTTON1_CLICKED | BUTTON1_PRESSED; }
 static inline mmask_t folio_button4_pressed(void) { return BUTTON4_PRESSED; }
 static inline mmask_t folio_button5_pressed(void) { return BUTTON5_PRESSED; }
+
+// Globals Swift 6 refuses to read directly ("not concurrency-safe").
+static inline WINDOW *folio_curscr(void) { return curscr; }
+static inline FILE *folio_stdout(void) { return stdout; }
+static inline FILE *folio_stdin(void) { return stdin; }
+
+// Mouse buttons one at a time: TerminalBackend asks for presses only (no click timing, no motion).
+static inline mmask_t folio_button1_pressed(void) { return BUTTON1_PRESSED; }
+
+// terminfo strings: tigetstr returns (char *)-1 for a name that is not a string capability, and
+// tiparm is variadic, which Swift cannot call.
+static inline const char *folio_tigetstr(const char *name) {
+  char *s = tigetstr(name);
+  return s == (char *)-1 ? NULL : s;
+}
+static inline const char *folio_tiparm1(const char *cap, int p1) { return tiparm(cap, p1); }
+static inline const char *folio_tiparm2(const char *cap, int p1, int p2) { return tiparm(cap, p1, p2); }
+
+// The terminal's size from the kernel (ioctl is variadic too): 0 on success.
+static inline int folio_terminal_size(int fd, int *rows, int *cols) {
+  struct winsize ws;
+  if (ioctl(fd, TIOCGWINSZ, &ws) != 0 || ws.ws_row == 0 || ws.ws_col == 0) return -1;
+  *rows = ws.ws_row;
+  *cols = ws.ws_col;
+  return 0;
+}
 #endif

@@ -16,10 +16,11 @@ public struct FolioCommand: AsyncParsableCommand {
       """,
     version: "0.1.0",
     subcommands: [
-      ListCommand.self, InfoCommand.self, OpenCommand.self, RecentsCommand.self, SearchCommand.self,
+      BrowseCommand.self, ListCommand.self, InfoCommand.self, OpenCommand.self, RecentsCommand.self, SearchCommand.self,
       TagCommand.self, FavoriteCommand.self, RenameCommand.self, MoveCommand.self, CopyCommand.self,
       MakeFolderCommand.self, RemoveCommand.self, TrashCommand.self, ActionsCommand.self, ActionCommand.self,
-    ])
+    ],
+    defaultSubcommand: BrowseCommand.self)
 
   public init() {}
 }

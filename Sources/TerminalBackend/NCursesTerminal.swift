@@ -1,1 +1,300 @@
-// The ncursesw implementation of TerminalDevice lands here.
+import BrowserUI
+import CNCursesW
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Whether the backend may use colors.
+public enum ColorMode: Sendable, Equatable {
+  /// Colors when the terminal has them and `NO_COLOR` is unset or empty (no-color.org).
+  case auto
+  /// Never: every role gets the theme's monochrome emphasis (`--no-color`).
+  case none
+}
+
+/// Why the terminal could not be taken: one line for a person.
+public struct TerminalError: Error, Sendable, Equatable, CustomStringConvertible {
+  public var description: String
+  public init(_ description: String) { self.description = description }
+}
+
+/// The terminal as ncursesw drives it: presents ``Screen``s and reads keys.
+///
+/// The only user of ncurses in Folio. ncurses is not thread-safe — it keeps the screen, the
+/// terminfo entry and its input queue in process globals — so the class is `@MainActor` and
+/// every ncurses call, from `newterm` to `endwin`, happens on the main actor; the signal handlers
+/// in ``TerminalSignals`` never call it.
+///
+/// Modes: `raw()` rather than `cbreak()`, so Ctrl-C, Ctrl-\ and Ctrl-Z reach Folio as keys and no
+/// keystroke kills it mid-write: Ctrl-C is `.control("c")` for the key map, and Ctrl-Z is handled
+/// here (suspend, stop the process group, full redraw after `fg`; see NCursesTerminal+Keys.swift).
+/// `noecho`, `nonl` (Enter arrives as \r), `keypad` (arrows as KEY_* codes), a hidden cursor and a
+/// 25 ms escape delay, so Esc answers at once and arrow sequences still parse over ssh.
+///
+/// Drawing: `present` compares the screen with the one presented before and redraws, per row, only
+/// the span of cells that changed (ncurses then sends only what differs from the physical screen).
+/// After a resize or a resume everything is redrawn onto a cleared screen.
+@MainActor
+public final class NCursesTerminal: TerminalDevice {
+  let window: UnsafeMutablePointer<WINDOW>
+  private let appearances: RoleAppearances
+  private let mouseEnabled: Bool
+  /// What the terminal shows (after the last `present`); nil forces a full redraw.
+  private var presented: Screen?
+  private var isSuspended = false
+  private var isShutDown = false
+  /// Keys read ahead (an escape followed by another key) or made up (a resize found on resume).
+  var pendingKeys: [KeyEvent] = []
+
+  /// Takes the terminal.
+  ///
+  /// - Parameters:
+  ///   - theme: the colors of every role, allocated as color pairs once, here.
+  ///   - colorMode: `.none` for attributes only (also what `NO_COLOR` and colorless terminals get).
+  ///   - mouse: report clicks, right clicks and the wheel (`.mouseClick`, `.scrollUp`, …).
+  /// - Throws: ``TerminalError`` when standard input or output is not a terminal, `TERM` is unset
+  ///   or unknown; the terminal is left untouched then.
+  public init(theme: Theme, colorMode: ColorMode, mouse: Bool) throws(TerminalError) {
+    guard isatty(STDIN_FILENO) == 1 else {
+      throw TerminalError("the full-screen browser needs a terminal, but standard input is not one")
+    }
+    guard isatty(STDOUT_FILENO) == 1 else {
+      throw TerminalError("the full-screen browser needs a terminal, but standard output is not one")
+    }
+    guard let term = getenv("TERM").map({ String(cString: $0) }), !term.isEmpty else {
+      throw TerminalError("TERM is not set: set it to your terminal's type (for example TERM=xterm-256color)")
+    }
+    // setlocale(LC_ALL, "") (and a UTF-8 LC_CTYPE) before newterm: ncursesw decides then whether
+    // it speaks UTF-8, and wcwidth must agree with DisplayWidth.
+    DisplayWidth.setUp()
+    TerminalSignals.install()
+    guard let screen = newterm(nil, folio_stdout(), folio_stdin()), let window = folio_stdscr() else {
+      TerminalSignals.uninstall()
+      throw TerminalError("cannot use the terminal type \"\(term)\" (no terminfo entry?): try TERM=xterm-256color")
+    }
+    _ = screen  // the one SCREEN stays current until endwin; it is never deleted (see shutdown())
+    self.window = window
+    raw()
+    noecho()
+    nonl()
+    keypad(window, true)
+    intrflush(window, false)
+    leaveok(window, true)
+    scrollok(window, false)
+    curs_set(0)
+    set_escdelay(25)
+    appearances = RoleAppearances.allocate(theme: theme, colorMode: colorMode)
+    var mouseOn = false
+    if mouse {
+      // Presses only, with no click interval: a click answers on the press instead of after
+      // ncurses waits to tell a click from a drag, and motion events never flood the loop.
+      mouseinterval(0)
+      let wanted = folio_button1_pressed() | folio_button3_pressed() | folio_button4_pressed() | folio_button5_pressed()
+      mouseOn = mousemask(wanted, nil) != 0
+    }
+    mouseEnabled = mouseOn
+    TerminalSignals.activate(restoreSequence: Self.restoreSequence(mouse: mouseOn))
+  }
+
+  /// How many colors the backend uses: 0 (attributes only), 8, 16, 256 or a direct-color count.
+  public var colorCount: Int { appearances.colors }
+
+  public var size: (width: Int, height: Int) { (Int(folio_cols()), Int(folio_lines())) }
+
+  // MARK: Drawing
+
+  public func present(_ screen: Screen) {
+    guard !isShutDown, !isSuspended else { return }
+    let columns = min(screen.width, Int(folio_cols()))
+    let rows = min(screen.height, Int(folio_lines()))
+    let previous = presented.flatMap { $0.width == screen.width && $0.height == screen.height ? $0 : nil }
+    if previous == nil {
+      // After a resize or a resume, or the first time: nothing on the terminal can be trusted.
+      werase(window)
+      clearok(folio_curscr(), true)
+    }
+    for y in 0..<rows {
+      var first = 0
+      var last = columns - 1
+      if let previous {
+        while first < columns && previous[first, y] == screen[first, y] { first += 1 }
+        if first == columns { continue }
+        while last > first && previous[last, y] == screen[last, y] { last -= 1 }
+        // Never start or end in the middle of a wide character, old or new.
+        while first > 0 && (screen[first, y].isContinuation || previous[first, y].isContinuation) { first -= 1 }
+        while last + 1 < columns && (screen[last + 1, y].isContinuation || previous[last + 1, y].isContinuation) {
+          last += 1
+        }
+      }
+      var x = first
+      while x <= last {
+        let cell = screen[x, y]
+        if cell.isContinuation {
+          // Only an orphan gets here (its wide character is not to its left): a blank keeps the grid.
+          if x == 0 || screen[x - 1, y].width != 2 { draw(Cell(" ", role: cell.role), x: x, y: y, columns: columns) }
+          x += 1
+          continue
+        }
+        draw(cell, x: x, y: y, columns: columns)
+        x += max(1, Int(cell.width))
+      }
+    }
+    presented = screen
+    wnoutrefresh(window)
+    doupdate()
+  }
+
+  /// Draws one cell with setcchar + mvwadd_wch: the base character and up to four combining marks,
+  /// in the role's attributes and color pair.
+  ///
+  /// A character ncurses (wcwidth) finds narrower than the cell's width (a regional-indicator flag,
+  /// which DisplayWidth counts as 2 and glibc as 1) gets a blank after it, so the grid stays where
+  /// the views put it; a control character that slipped through becomes `?`.
+  private func draw(_ cell: Cell, x: Int, y: Int, columns: Int) {
+    let appearance = appearances[cell.role]
+    var cellWidth = Int(cell.width)
+    var glyph = Glyph(cell.text)
+    if cellWidth == 2 && x + 1 >= columns {
+      // A wide character cannot start in the last column: a blank instead.
+      glyph = Glyph(" ")
+      cellWidth = 1
+    }
+    if glyph.width > cellWidth { glyph = Glyph("?") }
+    put(glyph, x: x, y: y, appearance: appearance)
+    if glyph.width < cellWidth {
+      for pad in glyph.width..<cellWidth where x + pad < columns {
+        put(Glyph(" "), x: x + pad, y: y, appearance: appearance)
+      }
+    }
+  }
+
+  private func put(_ glyph: Glyph, x: Int, y: Int, appearance: RoleAppearance) {
+    var cc = cchar_t()
+    var pair = appearance.pair
+    glyph.scalars.withUnsafeBufferPointer { chars in
+      _ = setcchar(&cc, chars.baseAddress, appearance.attributes, 0, &pair)
+    }
+    _ = mvwadd_wch(window, Int32(y), Int32(x), &cc)
+  }
+
+  // MARK: Suspend, resume, shutdown
+
+  public func suspend() {
+    guard !isShutDown, !isSuspended else { return }
+    isSuspended = true
+    TerminalSignals.setSuspended(true)
+    endwin()
+  }
+
+  public func resume() {
+    guard !isShutDown, isSuspended else { return }
+    isSuspended = false
+    // The first refresh after endwin puts the terminal back in program mode (raw, keypad,
+    // alternate screen, mouse); the next present redraws everything on a cleared screen.
+    wrefresh(window)
+    curs_set(0)
+    TerminalSignals.setSuspended(false)
+    presented = nil
+    noticeSizeChange()
+  }
+
+  public func shutdown() {
+    guard !isShutDown else { return }
+    isShutDown = true
+    if !isendwin() { endwin() }
+    // The SCREEN is not deleted: ncurses' own SIGWINCH/SIGTSTP handlers may still look at it.
+    TerminalSignals.uninstall()
+  }
+
+  /// After a resume the terminal may have another size (resized while an opener or the shell had
+  /// it, when Folio got no SIGWINCH): tell ncurses and queue a `.resize` for the app. The app
+  /// redraws after `resume()` anyway; the event carries the new size.
+  func noticeSizeChange() {
+    var rows: Int32 = 0
+    var cols: Int32 = 0
+    guard folio_terminal_size(STDOUT_FILENO, &rows, &cols) == 0 else { return }
+    guard rows != folio_lines() || cols != folio_cols() else { return }
+    resizeterm(rows, cols)
+    presented = nil
+    TerminalSignals.activate(restoreSequence: Self.restoreSequence(mouse: mouseEnabled))
+    pendingKeys.append(.resize(width: Int(cols), height: Int(rows)))
+  }
+
+  /// Called on KEY_RESIZE: ncurses has already resized its screens.
+  func didResize() {
+    presented = nil
+    TerminalSignals.activate(restoreSequence: Self.restoreSequence(mouse: mouseEnabled))
+  }
+
+  var suspended: Bool { isSuspended }
+  var shutDown: Bool { isShutDown }
+
+  /// What `endwin()` would write, for the signal handlers: stop mouse reporting, reset attributes
+  /// and colors, show the cursor, leave keypad-transmit mode, move to the bottom line and leave
+  /// the alternate screen.
+  static func restoreSequence(mouse: Bool) -> [UInt8] {
+    var bytes: [UInt8] = []
+    func append(_ s: UnsafePointer<CChar>?) {
+      guard let s else { return }
+      bytes += Array(UnsafeBufferPointer(start: s, count: strlen(s))).map { UInt8(bitPattern: $0) }
+    }
+    if mouse {
+      if let xm = folio_tigetstr("XM") {
+        append(folio_tiparm1(xm, 0))
+      } else if folio_tigetstr("kmous") != nil {
+        append("\u{1b}[?1000l")
+      }
+    }
+    append(folio_tigetstr("sgr0"))
+    append(folio_tigetstr("op"))
+    append(folio_tigetstr("cnorm"))
+    append(folio_tigetstr("rmkx"))
+    if let cup = folio_tigetstr("cup") { append(folio_tiparm2(cup, max(0, folio_lines() - 1), 0)) }
+    append(folio_tigetstr("rmcup"))
+    return bytes
+  }
+}
+
+/// A cell's text as ncurses takes it: one spacing character and up to four combining marks,
+/// NUL-terminated, and the width wcwidth gives it.
+struct Glyph {
+  var scalars: [wchar_t]
+  var width: Int
+
+  init(_ text: String) {
+    var base: Unicode.Scalar?
+    var marks: [Unicode.Scalar] = []
+    for scalar in text.unicodeScalars {
+      if base == nil {
+        base = scalar
+        continue
+      }
+      // Combining marks only: a ZWJ sequence or a flag keeps its first character, variation
+      // selectors are dropped (they change the width some terminals give).
+      let v = scalar.value
+      if v == 0x200D || v == 0xFE0E || v == 0xFE0F { continue }
+      if folio_wcwidth(wchar_t(bitPattern: v)) == 0 && marks.count < 4 { marks.append(scalar) }
+    }
+    guard var first = base else {
+      scalars = [wchar_t(0x20), 0]
+      width = 1
+      return
+    }
+    var w = Int(folio_wcwidth(wchar_t(bitPattern: first.value)))
+    if w < 0 || first.value < 0x20 || (0x7F..<0xA0).contains(first.value) {
+      first = "?"
+      w = 1
+    } else if w == 0 {
+      // A lone combining mark: put it on a space.
+      marks.insert(first, at: 0)
+      if marks.count > 4 { marks.removeLast() }
+      first = " "
+      w = 1
+    }
+    scalars = [wchar_t(bitPattern: first.value)] + marks.map { wchar_t(bitPattern: $0.value) } + [0]
+    width = w
+  }
+}

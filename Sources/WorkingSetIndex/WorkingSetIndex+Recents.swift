@@ -28,6 +28,22 @@ extension WorkingSetIndex {
       .values(in: writer)
   }
 
+  /// `recentsObservation` as a plain stream, for callers that don't import GRDB.
+  public func recentsStream(limit: Int, tag: String? = nil) -> AsyncThrowingStream<[IndexedItem], any Error> {
+    let observation = recentsObservation(limit: limit, tag: tag)
+    return AsyncThrowingStream { continuation in
+      let task = Task {
+        do {
+          for try await rows in observation { continuation.yield(rows) }
+          continuation.finish()
+        } catch {
+          continuation.finish(throwing: error)
+        }
+      }
+      continuation.onTermination = { _ in task.cancel() }
+    }
+  }
+
   /// Top-level trashed items (Recently Deleted), most recently trashed first.
   ///
   /// - Parameters:

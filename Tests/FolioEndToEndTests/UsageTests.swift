@@ -46,11 +46,16 @@ import Testing
 
   @Test func otherUsageErrorsExitTwo() throws {
     let sandbox = try Sandbox()
-    for arguments: [Arg] in [["frobnicate"], ["mv", "only-one"], ["ls", "--sort", "colour"], ["trash", "restore"]] {
+    for arguments: [Arg] in [["mv", "only-one"], ["ls", "--sort", "colour"], ["trash", "restore"]] {
       let r = try sandbox.folio(arguments)
       #expect(r.status == 2, "\(r)")
       #expect(!r.stderr.isEmpty, "\(r)")
     }
+    // `folio PATH` opens the UI at PATH: a word that is no subcommand is a path, and a missing
+    // one is an operation error (exit 1), reported before the terminal is touched.
+    let r = try sandbox.folio(["frobnicate"])
+    #expect(r.status == 1, "\(r)")
+    #expect(r.err.contains("frobnicate"), "\(r)")
   }
 
   @Test func versionPrintsAndExitsZero() throws {

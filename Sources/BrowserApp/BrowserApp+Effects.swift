@@ -1,0 +1,180 @@
+import BrowserUI
+import Foundation
+import ProviderAPI
+import ProviderCore
+import WorkingSetIndex
+
+extension BrowserApp {
+  /// One task forwards the enumeration service's events, mapped to UI tickets; pages are
+  /// annotated with what the index owns (favorites, index-only tags) on the way.
+  func startEnumerationEvents() {
+    let events = enumerations.events
+    let services = self.services
+    eventsTask = Task { [weak self] in
+      for await event in events {
+        guard let self else { return }
+        guard let ui = self.uiTickets[event.ticket] else { continue }
+        switch event {
+        case .progress(_, let p): self.send(.loadProgress(ticket: ui, p))
+        case .page(_, let offset, let items, let total, let complete):
+          let domain = self.domainOfTicket[ui] ?? .local
+          let annotated = await Task.detached { services.items.annotate(items, domain: domain) }.value
+          self.send(.pageLoaded(ticket: ui, offset: offset, items: annotated, total: total, isComplete: complete))
+        case .restarted: self.send(.loadRestarted(ticket: ui))
+        case .containerChanged: self.send(.folderChanged(ticket: ui))
+        case .failed(_, let error): self.send(.loadFailed(ticket: ui, error))
+        }
+      }
+    }
+  }
+
+  func startEnumeration(ticket: UInt64, location: BrowseLocation, sort: ItemSort, hidden: Bool, pageSize: Int) {
+    guard let domain = services.registry.domain(location.domain) else {
+      send(.loadFailed(ticket: ticket, ProviderError(.noSuchItem, "no location named \(location.domain)")))
+      return
+    }
+    domainOfTicket[ticket] = domain.identifier
+    Task {
+      do throws(ProviderError) {
+        let container: ItemIdentifier
+        switch location {
+        case .trash: container = .trash
+        case .folder(let f):
+          if let id = f.identifier {
+            container = id
+          } else {
+            container = try await domain.provider.item(at: f.path).identifier
+          }
+        }
+        guard self.state.browse.ticket == ticket else { return }
+        let request = EnumerationRequest(container: container, sort: sort, includeHidden: hidden, suggestedPageSize: pageSize)
+        let t = await self.enumerations.open(request, on: domain.provider, slot: "browse", watch: true)
+        self.serviceTickets[ticket] = t
+        self.uiTickets[t] = ticket
+      } catch {
+        self.send(.loadFailed(ticket: ticket, error))
+      }
+    }
+  }
+
+  /// Opens a file: suspends the terminal, runs the opener with an argv, resumes, records the use.
+  func openItem(_ item: Item, domain domainID: DomainIdentifier) {
+    guard let domain = services.registry.domain(domainID) else { return }
+    let argv: [[UInt8]]
+    do throws(ProviderError) { argv = try services.openers.argv(for: item) } catch {
+      send(.operationFailed(error))
+      return
+    }
+    terminal.suspend()
+    let services = self.services
+    Task {
+      let outcome: Result<ProgramRunner.Outcome, ProviderError>
+      do throws(ProviderError) { outcome = .success(try await ProgramRunner.run(argv)) } catch { outcome = .failure(error) }
+      self.terminal.resume()
+      self.dirty = true
+      switch outcome {
+      case .success(let o):
+        try? services.items.recordOpen(item, in: domain)
+        let program = TerminalText.escape(bytes: argv[0])
+        self.send(
+          .operationSucceeded(
+            message: o.succeeded ? nil : "\(program) exited with status \(o.exitStatus.map(String.init) ?? "?")", reload: false,
+            select: nil))
+      case .failure(let e): self.send(.operationFailed(e))
+      }
+    }
+  }
+
+  func observeRecents(tag: String?) {
+    recentsTask?.cancel()
+    let index = services.index
+    recentsTask = Task { [weak self] in
+      do {
+        for try await rows in index.recentsStream(limit: 500, tag: tag) {
+          guard let self, !Task.isCancelled else { return }
+          self.send(.recentsChanged(rows.map(IndexedRow.init)))
+        }
+      } catch {
+        guard let self else { return }
+        self.send(.operationFailed(ProviderError(.ioError, "Recents: \(error)")))
+      }
+    }
+  }
+
+  /// Item operations go through ItemService (provider first, then the index).
+  func performOperation(_ effect: Effect) {
+    switch effect {
+    case .rename(let item, let name, let d):
+      background { s throws(ProviderError) in
+        let renamed = try await s.items.rename(item, to: name, in: try s.registry.require(d))
+        return .operationSucceeded(message: "Renamed to \(renamed.filename.displayString)", reload: true, select: renamed.identifier)
+      }
+    case .setTags(let items, let add, let remove, let d):
+      background { s throws(ProviderError) in
+        for item in items {
+          var tags = item.tags.filter { !remove.contains($0) }
+          for t in add where !tags.contains(t) { tags.append(t) }
+          _ = try await s.items.setTags(tags, of: item, in: try s.registry.require(d))
+        }
+        return .operationSucceeded(message: nil, reload: true, select: nil)
+      }
+    case .setFavorite(let item, let on, let d):
+      background { s throws(ProviderError) in
+        _ = try await s.items.setFavorite(on, item: item, in: try s.registry.require(d))
+        return .operationSucceeded(message: on ? "Added to Favorites" : "Removed from Favorites", reload: true, select: item.identifier)
+      }
+    case .trash(let items, let d):
+      background { s throws(ProviderError) in
+        for item in items { _ = try await s.items.trash(item, in: try s.registry.require(d)) }
+        let what = items.count == 1 ? items[0].filename.displayString : "\(items.count) items"
+        return .operationSucceeded(message: "Moved \(what) to Recently Deleted", reload: true, select: nil)
+      }
+    case .restore(let items, let d):
+      background { s throws(ProviderError) in
+        for item in items { _ = try await s.items.restore(item, in: try s.registry.require(d)) }
+        return .operationSucceeded(message: "Restored \(items.count == 1 ? items[0].filename.displayString : "\(items.count) items")", reload: true, select: nil)
+      }
+    case .deleteForever(let items, let d):
+      background { s throws(ProviderError) in
+        for item in items { try await s.items.deleteForever(item, in: try s.registry.require(d)) }
+        return .operationSucceeded(message: "Deleted forever", reload: true, select: nil)
+      }
+    case .emptyTrash(let d):
+      background { s throws(ProviderError) in
+        let n = try await s.items.emptyTrash(in: try s.registry.require(d))
+        return .operationSucceeded(message: "Deleted \(n) item\(n == 1 ? "" : "s") forever", reload: true, select: nil)
+      }
+    case .makeFolder(let name, let folder):
+      background { s throws(ProviderError) in
+        let dom = try s.registry.require(folder.domain)
+        let parent = try await dom.provider.item(at: folder.path)
+        let made = try await s.items.makeFolder(named: name, in: parent, in: dom)
+        return .operationSucceeded(message: nil, reload: true, select: made.identifier)
+      }
+    case .runAction(let id, let items, let d):
+      let dom: Domain
+      do throws(ProviderError) { dom = try services.registry.require(d) } catch {
+        send(.operationFailed(error))
+        return
+      }
+      guard let action = services.actions.action(named: id.rawValue, in: dom) else { return }
+      let isUser: Bool = { if case .user = action.source { return true } else { return false } }()
+      if isUser { terminal.suspend() }
+      let runner = services.actions
+      Task {
+        do throws(ProviderError) {
+          let outcome = try await runner.run(action, on: items, in: dom)
+          if isUser { self.terminal.resume() }
+          self.dirty = true
+          let failed = outcome.map { !$0.succeeded } ?? false
+          self.send(.operationSucceeded(message: failed ? "\(TerminalText.escape(action.name)) failed" : "\(TerminalText.escape(action.name)) done", reload: true, select: nil))
+        } catch {
+          if isUser { self.terminal.resume() }
+          self.send(.operationFailed(error))
+        }
+      }
+    default:
+      break
+    }
+  }
+}

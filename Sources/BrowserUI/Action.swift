@@ -1,0 +1,21 @@
+import ProviderAPI
+
+/// Everything that can happen to the UI: keys, sizes, and what the engine reports back.
+public enum Action: Sendable {
+  case key(KeyEvent)
+  case resized(width: Int, height: Int)
+  case loadProgress(ticket: UInt64, EnumerationProgress)
+  case pageLoaded(ticket: UInt64, offset: Int, items: [Item], total: Int?, isComplete: Bool)
+  case loadRestarted(ticket: UInt64)
+  case loadFailed(ticket: UInt64, ProviderError)
+  case folderChanged(ticket: UInt64)
+  case recentsChanged([IndexedRow])
+  case searchResults(query: String, [IndexedRow])
+  case sidebarChanged(favorites: [IndexedRow], tags: [(name: String, count: Int)])
+  /// An operation finished: a message, and whether the list should be reloaded.
+  case operationSucceeded(message: String?, reload: Bool, select: ItemIdentifier?)
+  case operationFailed(ProviderError)
+  /// Opening a folder from elsewhere (a favorite): show it.
+  case showFolder(FolderLocation, select: ItemIdentifier?)
+  case tick
+}

@@ -1,0 +1,196 @@
+import ProviderAPI
+
+extension AppState {
+  mutating func handleKey(_ key: KeyEvent) -> [Effect] {
+    if case .resize(let w, let h) = key { return reduce(.resized(width: w, height: h)) }
+    if overlay != nil { return handleOverlayKey(key) }
+    if tab == .browse, browse.filter != nil, let effects = handleFilterKey(key) { return effects }
+    if sidebar.focused, let effects = handleSidebarKey(key) { return effects }
+    if case .mouseRightClick = key { return openMenu() }
+    if case .scrollUp = key { return moveCursor(to: cursor - 3) }
+    if case .scrollDown = key { return moveCursor(to: cursor + 3) }
+    // "gg": the first g waits for the second.
+    if key == .character("g") {
+      if pendingKey == "g" {
+        pendingKey = nil
+        return moveCursor(to: 0)
+      }
+      pendingKey = "g"
+      return []
+    }
+    pendingKey = nil
+    if message != nil { message = nil }
+    guard let command = keyMap.command(for: key) else { return [] }
+    return perform(command)
+  }
+
+  mutating func perform(_ command: Command) -> [Effect] {
+    switch command {
+    case .up: return moveCursor(to: cursor - 1)
+    case .down: return moveCursor(to: cursor + 1)
+    case .pageUp: return moveCursor(to: cursor - listHeight)
+    case .pageDown: return moveCursor(to: cursor + listHeight)
+    case .top: return moveCursor(to: 0)
+    case .bottom:
+      if tab == .browse, browse.list.total == nil, !browse.list.complete {
+        // Unknown length: ask for everything; the cursor follows once the end is known.
+        return [.requestPages(ticket: browse.ticket, pages: 0...Int.max / 1024)]
+      }
+      return moveCursor(to: (tab == .browse ? browseCount : recentsRows.count) - 1)
+    case .open: return openCurrent()
+    case .parent:
+      if tab == .browse { return goToParent() }
+      return []
+    case .nextTab, .previousTab:
+      tab = tab == .browse ? .recents : .browse
+      return tab == .recents ? [.loadRecents(tag: recents.tagFilter)] : requestVisiblePages()
+    case .browseTab:
+      tab = .browse
+      return requestVisiblePages()
+    case .recentsTab:
+      tab = .recents
+      return [.loadRecents(tag: recents.tagFilter)]
+    case .sidebar:
+      guard sidebarWidth > 0, tab == .browse else { return [] }
+      sidebar.focused.toggle()
+      if sidebar.focused { sidebar.cursor = max(1, sidebar.cursor) }
+      return []
+    case .filter:
+      if tab == .recents {
+        overlay = .prompt(PromptState(title: "Search every location", purpose: .search, editor: LineEditor(recents.search ?? "")))
+      } else {
+        browse.filter = ""
+      }
+      return []
+    case .sort:
+      overlay = .sortPicker(cursor: 0)
+      return []
+    case .hidden:
+      showHidden.toggle()
+      message = StatusMessage(showHidden ? "Showing hidden files" : "Hiding hidden files")
+      return tab == .browse ? reload(keeping: currentItem?.identifier) : []
+    case .mark:
+      guard tab == .browse, let item = currentItem else { return [] }
+      if browse.marked.contains(item.identifier) { browse.marked.remove(item.identifier) } else { browse.marked.insert(item.identifier) }
+      return moveCursor(to: cursor + 1)
+    case .help:
+      overlay = .help(top: 0)
+      return []
+    case .quit:
+      isQuitting = true
+      return [.quit]
+    case .menu: return openMenu()
+    case .rename: return menuCommand(.rename)
+    case .tags: return menuCommand(.tags)
+    case .favorite:
+      guard let item = selection.first else { return [] }
+      return menuCommand(.favorite(!item.isFavorite))
+    case .delete:
+      if case .trash = browse.location, tab == .browse { return menuCommand(.deleteNow) }
+      return menuCommand(.delete)
+    case .info: return menuCommand(.info)
+    case .newFolder: return menuCommand(.newFolder)
+    case .refresh:
+      return tab == .browse ? reload(keeping: currentItem?.identifier) + [.refreshSidebar] : [.loadRecents(tag: recents.tagFilter)]
+    }
+  }
+
+  mutating func openCurrent() -> [Effect] {
+    guard let item = currentItem else { return [] }
+    let domain = currentDomain
+    if tab == .browse, case .trash = browse.location {
+      message = StatusMessage("Restore it first (m, then Restore)")
+      return []
+    }
+    if item.isFolder {
+      tab = .browse
+      return go(
+        to: .folder(FolderLocation(domain: domain, identifier: item.identifier, path: item.path, name: item.filename.displayString)),
+        pushBack: true)
+    }
+    return [.open(item, domain)]
+  }
+
+  // MARK: - Filter
+
+  mutating func handleFilterKey(_ key: KeyEvent) -> [Effect]? {
+    guard var f = browse.filter else { return nil }
+    switch key {
+    case .escape:
+      browse.filter = nil
+      browse.cursor = 0
+      return requestVisiblePages()
+    case .enter:
+      // Keep the filter; move on the filtered rows.
+      let item = currentItem
+      browse.filter = nil
+      if let item, let i = browse.list.index(of: item.identifier) { browse.cursor = i }
+      scrollToCursor()
+      return requestVisiblePages()
+    case .backspace:
+      if f.isEmpty {
+        browse.filter = nil
+        return []
+      }
+      f.removeLast()
+    case .character(let c):
+      f.append(c)
+    case .up, .down, .pageUp, .pageDown: return nil
+    default: return []
+    }
+    browse.filter = f
+    browse.cursor = 0
+    browse.top = 0
+    return []
+  }
+
+  // MARK: - Sidebar
+
+  mutating func handleSidebarKey(_ key: KeyEvent) -> [Effect]? {
+    let entries = sidebar.entries
+    func step(_ d: Int) {
+      var c = sidebar.cursor
+      repeat { c += d } while c >= 0 && c < entries.count && isHeading(entries[c])
+      if c >= 0 && c < entries.count { sidebar.cursor = c }
+    }
+    switch keyMap.command(for: key) {
+    case .up: step(-1)
+    case .down: step(1)
+    case .open:
+      sidebar.focused = false
+      guard let entry = entries[safe: sidebar.cursor] else { return [] }
+      switch entry {
+      case .heading: return []
+      case .location(let l): return go(to: .folder(l.root), pushBack: true)
+      case .favorite(let row):
+        if row.item.isFolder {
+          return go(
+            to: .folder(FolderLocation(domain: row.domain, identifier: row.item.identifier, path: row.item.path, name: row.item.filename.displayString)),
+            pushBack: true)
+        }
+        return [.openFavorite(row)]
+      case .tag(let name, _):
+        tab = .recents
+        recents.tagFilter = name
+        recents.search = nil
+        recents.searchResults = nil
+        recents.cursor = 0
+        return [.loadRecents(tag: name)]
+      case .trash(let d): return go(to: .trash(d), pushBack: true)
+      }
+    case .sidebar, .parent:
+      sidebar.focused = false
+    case .quit:
+      return perform(.quit)
+    default:
+      if key == .escape { sidebar.focused = false }
+      else { return nil }
+    }
+    return []
+  }
+
+  private func isHeading(_ e: SidebarEntry) -> Bool {
+    if case .heading = e { return true }
+    return false
+  }
+}

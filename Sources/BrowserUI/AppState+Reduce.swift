@@ -1,0 +1,237 @@
+import ProviderAPI
+
+extension AppState {
+  /// The rows of the list area (between the path bar/column header and the status line).
+  public var listHeight: Int { max(1, height - 4) }
+
+  /// Starts the app: the first enumeration, Recents and the sidebar.
+  public mutating func start() -> [Effect] {
+    enumerateCurrent() + [.loadRecents(tag: nil), .refreshSidebar]
+  }
+
+  /// The reducer: applies an action and returns the effects to perform. Pure: no I/O here.
+  public mutating func reduce(_ action: Action) -> [Effect] {
+    switch action {
+    case .key(let key): return handleKey(key)
+    case .resized(let w, let h):
+      width = w
+      height = h
+      clampCursors()
+      return requestVisiblePages()
+    case .loadProgress(let t, let p):
+      guard t == browse.ticket else { return [] }
+      browse.loading = p
+      return []
+    case .pageLoaded(let t, let offset, let items, let total, let complete):
+      guard t == browse.ticket else { return [] }
+      browse.list.store(offset: offset, items: items, total: total, isComplete: complete)
+      browse.isLoading = !complete && browse.list.count > 0 && browse.list.total == nil
+      browse.loading = nil
+      if complete || browse.list.total != nil { browse.isLoading = false }
+      if let remembered = browse.pendingSelection, let i = browse.list.index(of: remembered) {
+        browse.cursor = i
+        browse.pendingSelection = nil
+        scrollToCursor()
+      }
+      clampCursors()
+      return []
+    case .loadRestarted(let t):
+      guard t == browse.ticket else { return [] }
+      browse.list = PagedList(pageSize: browse.list.pageSize)
+      return requestVisiblePages()
+    case .loadFailed(let t, let error):
+      guard t == browse.ticket else { return [] }
+      browse.error = error
+      browse.isLoading = false
+      browse.loading = nil
+      message = StatusMessage(TerminalText.escape(error.message), isError: true)
+      return []
+    case .folderChanged(let t):
+      guard t == browse.ticket else { return [] }
+      return reload(keeping: currentItem?.identifier)
+    case .recentsChanged(let rows):
+      recents.rows = rows
+      recents.cursor = min(recents.cursor, max(0, rows.count - 1))
+      return []
+    case .searchResults(let q, let rows):
+      guard recents.search == q else { return [] }
+      recents.searchResults = rows
+      recents.cursor = 0
+      recents.top = 0
+      return []
+    case .sidebarChanged(let favorites, let tags):
+      sidebar.favorites = favorites
+      sidebar.tags = tags
+      sidebar.cursor = min(sidebar.cursor, max(0, sidebar.entries.count - 1))
+      return []
+    case .operationSucceeded(let text, let reloadList, let select):
+      if let text { message = StatusMessage(text) }
+      if case .prompt = overlay { overlay = nil }
+      var effects: [Effect] = [.refreshSidebar, .loadRecents(tag: recents.tagFilter)]
+      if reloadList { effects = reload(keeping: select ?? currentItem?.identifier) + effects }
+      return effects
+    case .operationFailed(let error):
+      message = StatusMessage(TerminalText.escape(error.message), isError: true)
+      if case .prompt(var p) = overlay, error.code == .filenameCollision || error.code == .invalidArgument {
+        // Keep the editor open with the reason, so the name can be fixed.
+        p.error = TerminalText.escape(error.message)
+        overlay = .prompt(p)
+      }
+      return [.refreshSidebar]
+    case .showFolder(let folder, let select):
+      tab = .browse
+      return go(to: .folder(folder), select: select, pushBack: true)
+    case .tick:
+      spinnerPhase &+= 1
+      return []
+    }
+  }
+
+  // MARK: - Navigation
+
+  /// The item under the cursor in the active list.
+  public var currentItem: Item? {
+    switch tab {
+    case .browse: return visibleBrowseItem(at: browse.cursor)
+    case .recents: return recentsRows[safe: recents.cursor]?.item
+    }
+  }
+
+  var currentDomain: DomainIdentifier {
+    switch tab {
+    case .browse: return browse.location.domain
+    case .recents: return recentsRows[safe: recents.cursor]?.domain ?? .local
+    }
+  }
+
+  /// Recents, or the search results when a search is active.
+  public var recentsRows: [IndexedRow] { recents.searchResults ?? recents.rows }
+
+  /// Rows of the Browse list, filtered when a filter is active (over the loaded rows).
+  public var browseCount: Int { filteredIndexes?.count ?? browse.list.count }
+
+  var filteredIndexes: [Int]? {
+    guard let f = browse.filter, !f.isEmpty else { return nil }
+    let needle = f.lowercased()
+    var out: [Int] = []
+    for (p, items) in browse.list.pages.sorted(by: { $0.key < $1.key }) {
+      for (i, item) in items.enumerated() where item.filename.displayString.lowercased().contains(needle) {
+        out.append(p * browse.list.pageSize + i)
+      }
+    }
+    return out
+  }
+
+  public func visibleBrowseItem(at row: Int) -> Item? {
+    if let idx = filteredIndexes { return idx[safe: row].flatMap { browse.list.item(at: $0) } }
+    return browse.list.item(at: row)
+  }
+
+  /// The selection an operation applies to: the marked items, else the one under the cursor.
+  var selection: [Item] {
+    if tab == .browse && !browse.marked.isEmpty {
+      return browse.list.loadedItems.filter { browse.marked.contains($0.identifier) }
+    }
+    return currentItem.map { [$0] } ?? []
+  }
+
+  mutating func enumerateCurrent() -> [Effect] {
+    browse.ticket = nextTicket
+    nextTicket += 1
+    browse.list = PagedList(pageSize: browse.list.pageSize)
+    browse.isLoading = true
+    browse.loading = nil
+    browse.error = nil
+    return [
+      .enumerate(
+        ticket: browse.ticket, location: browse.location, sort: sort, includeHidden: showHidden,
+        pageSize: browse.list.pageSize)
+    ]
+  }
+
+  mutating func reload(keeping id: ItemIdentifier?) -> [Effect] {
+    let old = browse.ticket
+    browse.pendingSelection = id
+    return [.closeEnumeration(ticket: old)] + enumerateCurrent()
+  }
+
+  mutating func go(to location: BrowseLocation, select: ItemIdentifier? = nil, pushBack: Bool) -> [Effect] {
+    if case .folder(let f) = browse.location {
+      if pushBack { browse.back.append(f) }
+      if let id = currentItem?.identifier { browse.cursorMemory[f.path] = id }
+    }
+    let old = browse.ticket
+    browse.location = location
+    browse.cursor = 0
+    browse.top = 0
+    browse.marked = []
+    browse.filter = nil
+    if case .folder(let f) = location { browse.pendingSelection = select ?? browse.cursorMemory[f.path] }
+    return [.closeEnumeration(ticket: old)] + enumerateCurrent()
+  }
+
+  mutating func goToParent() -> [Effect] {
+    guard case .folder(let f) = browse.location else {
+      if let root = sidebar.locations.first?.root { return go(to: .folder(root), pushBack: false) }
+      return []
+    }
+    let root = sidebar.locations.first { $0.domain == f.domain }?.root
+    guard f.identifier != .root, f.path != root?.path, f.path.lastComponent != nil else { return [] }
+    let parentPath = f.path.parent
+    // The parent's identifier is not known here: the app resolves the folder by its path.
+    let parent = FolderLocation(
+      domain: f.domain, identifier: nil, path: parentPath,
+      name: parentPath.lastComponent?.displayString ?? (root?.name ?? "/"))
+    let child = f.identifier ?? currentItem?.identifier
+    return go(to: .folder(parent), select: child ?? browse.cursorMemory[parentPath], pushBack: false)
+  }
+
+  mutating func clampCursors() {
+    let n = browseCount
+    browse.cursor = n == 0 ? 0 : min(max(0, browse.cursor), n - 1)
+    let r = recentsRows.count
+    recents.cursor = r == 0 ? 0 : min(max(0, recents.cursor), r - 1)
+    scrollToCursor()
+  }
+
+  mutating func scrollToCursor() {
+    let h = listHeight
+    if browse.cursor < browse.top { browse.top = browse.cursor }
+    if browse.cursor >= browse.top + h { browse.top = browse.cursor - h + 1 }
+    browse.top = max(0, min(browse.top, max(0, browseCount - h)))
+    if recents.cursor < recents.top { recents.top = recents.cursor }
+    if recents.cursor >= recents.top + h { recents.top = recents.cursor - h + 1 }
+  }
+
+  /// Pages the viewport (and one screen beyond) needs; evicts far ones.
+  mutating func requestVisiblePages() -> [Effect] {
+    guard tab == .browse, browse.filter == nil else { return [] }
+    browse.list.evict(around: browse.cursor)
+    let total = browse.list.total ?? (browse.list.count + browse.list.pageSize)
+    let upper = min(total, browse.top + 2 * listHeight)
+    guard let missing = browse.list.missingPages(for: browse.top..<max(browse.top, upper)) else { return [] }
+    return [.requestPages(ticket: browse.ticket, pages: missing)]
+  }
+
+  mutating func moveCursor(to row: Int) -> [Effect] {
+    switch tab {
+    case .browse:
+      let n = browseCount
+      browse.cursor = n == 0 ? 0 : min(max(0, row), n - 1)
+      if row >= n, browse.list.total == nil, !browse.list.complete { browse.cursor = max(0, n - 1) }
+      scrollToCursor()
+      return requestVisiblePages()
+    case .recents:
+      let n = recentsRows.count
+      recents.cursor = n == 0 ? 0 : min(max(0, row), n - 1)
+      scrollToCursor()
+      return []
+    }
+  }
+
+  var cursor: Int { tab == .browse ? browse.cursor : recents.cursor }
+}
+
+extension Array {
+  subscript(safe i: Int) -> Element? { i >= 0 && i < count ? self[i] : nil }
+}

@@ -1,0 +1,204 @@
+import Foundation
+import ProviderAPI
+
+public enum Tab: Int, Sendable, Equatable, CaseIterable {
+  case browse, recents
+
+  public var title: String { self == .browse ? "Browse" : "Recents" }
+}
+
+/// A location in the sidebar: This Computer and each configured domain.
+public struct LocationEntry: Sendable, Equatable {
+  public var domain: DomainIdentifier
+  public var name: String
+  public var root: FolderLocation
+  /// "online", "offline", "needs sign-in", … (local domains are always available).
+  public var state: String?
+
+  public init(domain: DomainIdentifier, name: String, root: FolderLocation, state: String? = nil) {
+    self.domain = domain
+    self.name = name
+    self.root = root
+    self.state = state
+  }
+}
+
+/// A folder being shown: which domain, which item, where.
+public struct FolderLocation: Sendable, Equatable, Hashable {
+  public var domain: DomainIdentifier
+  /// nil when only the path is known (the parent of a folder): the app resolves it.
+  public var identifier: ItemIdentifier?
+  public var path: ItemPath
+  public var name: String
+
+  public init(domain: DomainIdentifier, identifier: ItemIdentifier?, path: ItemPath, name: String) {
+    self.domain = domain
+    self.identifier = identifier
+    self.path = path
+    self.name = name
+  }
+}
+
+/// What the Browse list shows.
+public enum BrowseLocation: Sendable, Equatable {
+  case folder(FolderLocation)
+  /// Recently Deleted of a domain.
+  case trash(DomainIdentifier)
+
+  public var domain: DomainIdentifier {
+    switch self {
+    case .folder(let f): return f.domain
+    case .trash(let d): return d
+    }
+  }
+}
+
+/// An item from the index, with its location (Recents, Favorites, search results).
+public struct IndexedRow: Sendable, Equatable {
+  public var item: Item
+  public var domain: DomainIdentifier
+  public var isDeleted: Bool
+
+  public init(item: Item, domain: DomainIdentifier, isDeleted: Bool = false) {
+    self.item = item
+    self.domain = domain
+    self.isDeleted = isDeleted
+  }
+}
+
+/// A custom action the reducer can offer: its rule is evaluated on the items at hand, never by
+/// calling a provider.
+public struct CustomActionEntry: Sendable, Equatable {
+  public var identifier: ActionIdentifier
+  public var name: String
+  public var rule: ActivationRule
+  /// nil for actions from config (any domain); a domain for provider-declared ones.
+  public var domain: DomainIdentifier?
+
+  public init(identifier: ActionIdentifier, name: String, rule: ActivationRule, domain: DomainIdentifier?) {
+    self.identifier = identifier
+    self.name = name
+    self.rule = rule
+    self.domain = domain
+  }
+}
+
+public struct BrowseState: Sendable, Equatable {
+  public var location: BrowseLocation
+  public var list: PagedList
+  /// The enumeration whose pages are merged; older tickets' pages are dropped.
+  public var ticket: UInt64 = 0
+  public var cursor = 0
+  public var top = 0
+  public var marked: Set<ItemIdentifier> = []
+  /// Filter-as-you-type over the loaded rows (nil: no filter).
+  public var filter: String?
+  public var loading: EnumerationProgress?
+  public var isLoading = true
+  public var error: ProviderError?
+  /// Folders visited, for Backspace to return with the cursor where it was.
+  public var back: [FolderLocation] = []
+  /// The item the cursor was on in each folder visited, to put it back on return.
+  public var cursorMemory: [ItemPath: ItemIdentifier] = [:]
+  /// The item to put the cursor on once its page arrives.
+  public var pendingSelection: ItemIdentifier?
+
+  public static func == (a: BrowseState, b: BrowseState) -> Bool {
+    a.location == b.location && a.list == b.list && a.ticket == b.ticket && a.cursor == b.cursor && a.top == b.top
+      && a.marked == b.marked && a.filter == b.filter && a.loading == b.loading && a.isLoading == b.isLoading
+      && a.error == b.error && a.back == b.back && a.cursorMemory == b.cursorMemory
+      && a.pendingSelection == b.pendingSelection
+  }
+}
+
+public struct RecentsState: Sendable, Equatable {
+  public var rows: [IndexedRow] = []
+  public var cursor = 0
+  public var top = 0
+  public var tagFilter: String?
+  /// A search over the index (from `/` in Recents).
+  public var search: String?
+  public var searchResults: [IndexedRow]?
+}
+
+/// A sidebar entry and what choosing it does.
+public enum SidebarEntry: Sendable, Equatable {
+  case heading(String)
+  case location(LocationEntry)
+  case favorite(IndexedRow)
+  case tag(name: String, count: Int)
+  case trash(DomainIdentifier)
+}
+
+public struct SidebarState: Sendable, Equatable {
+  public var locations: [LocationEntry] = []
+  public var favorites: [IndexedRow] = []
+  public var tags: [(name: String, count: Int)] = []
+  public var focused = false
+  public var cursor = 1
+
+  public static func == (a: SidebarState, b: SidebarState) -> Bool {
+    a.locations == b.locations && a.favorites == b.favorites && a.tags.map(\.name) == b.tags.map(\.name)
+      && a.tags.map(\.count) == b.tags.map(\.count) && a.focused == b.focused && a.cursor == b.cursor
+  }
+
+  /// The entries in display order.
+  public var entries: [SidebarEntry] {
+    var e: [SidebarEntry] = [.heading("Locations")]
+    e += locations.map { .location($0) }
+    if !favorites.isEmpty {
+      e.append(.heading("Favorites"))
+      e += favorites.map { .favorite($0) }
+    }
+    if !tags.isEmpty {
+      e.append(.heading("Tags"))
+      e += tags.map { .tag(name: $0.name, count: $0.count) }
+    }
+    e.append(.heading(""))
+    e.append(.trash(locations.first?.domain ?? .local))
+    return e
+  }
+}
+
+/// Everything the UI shows, as a value. Only the reducer changes it.
+public struct AppState: Sendable, Equatable {
+  public var width: Int
+  public var height: Int
+  public var tab: Tab = .browse
+  public var browse: BrowseState
+  public var recents = RecentsState()
+  public var sidebar = SidebarState()
+  public var overlay: Overlay?
+  public var message: StatusMessage?
+  public var sort = ItemSort()
+  public var showHidden = false
+  public var ascii = false
+  public var customActions: [CustomActionEntry] = []
+  public var keyMap: KeyMap = .standard
+  /// A key waiting for its second half ("g" of "gg").
+  public var pendingKey: String?
+  public var nextTicket: UInt64 = 1
+  public var isQuitting = false
+  public var spinnerPhase = 0
+  /// Dates are shown in this zone (tests fix it).
+  public var timeZone = TimeZone.current
+
+  public init(width: Int, height: Int, start: FolderLocation, locations: [LocationEntry]) {
+    self.width = width
+    self.height = height
+    browse = BrowseState(location: .folder(start), list: PagedList(pageSize: 200))
+    sidebar.locations = locations
+  }
+
+  /// Columns of the sidebar (0 when collapsed on narrow terminals).
+  public var sidebarWidth: Int { width >= 80 ? min(26, width / 4) : 0 }
+}
+
+public struct StatusMessage: Sendable, Equatable {
+  public var text: String
+  public var isError: Bool
+  public init(_ text: String, isError: Bool = false) {
+    self.text = text
+    self.isError = isError
+  }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import ProviderAPI
+
+/// Renders the whole UI into a Screen: pure, so every view is testable without a terminal.
+public enum AppView {
+  public static func render(_ state: AppState) -> Screen {
+    var screen = Screen(width: state.width, height: state.height)
+    guard state.width >= 10, state.height >= 4 else {
+      screen.put("Folio: too small", x: 0, y: 0, role: .statusError, ascii: state.ascii)
+      return screen
+    }
+    let g = state.ascii ? Glyphs.ascii : Glyphs.unicode
+    screen.fill(x: 0, y: 0, width: state.width, height: state.height, role: .normal)
+    drawTabs(state, &screen)
+    let sw = state.tab == .browse ? state.sidebarWidth : 0
+    if sw > 0 { SidebarView.draw(state, g, &screen, width: sw) }
+    let x0 = sw > 0 ? sw + 1 : 0
+    switch state.tab {
+    case .browse: BrowseView.draw(state, g, &screen, x: x0, width: state.width - x0)
+    case .recents: RecentsView.draw(state, g, &screen, x: 0, width: state.width)
+    }
+    drawStatus(state, g, &screen)
+    if let o = state.overlay { OverlayView.draw(o, state, g, &screen) }
+    return screen
+  }
+
+  static func drawTabs(_ s: AppState, _ screen: inout Screen) {
+    screen.fill(x: 0, y: 0, width: s.width, height: 1, role: .tabInactive)
+    var x = 1
+    for (i, tab) in Tab.allCases.enumerated() {
+      let label = " \(i + 1) \(tab.title) "
+      x += screen.put(label, x: x, y: 0, role: tab == s.tab ? .tabActive : .tabInactive, ascii: s.ascii) + 1
+    }
+    let sort = "\(s.sort.key.rawValue) \(s.sort.ascending ? (s.ascii ? "^" : "↑") : (s.ascii ? "v" : "↓"))"
+      + (s.showHidden ? "  hidden" : "")
+    let w = DisplayWidth.width(of: sort)
+    if s.width - w - 1 > x + 1 { screen.put(sort, x: s.width - w - 1, y: 0, role: .tabInactive, ascii: s.ascii) }
+  }
+
+  static func drawStatus(_ s: AppState, _ g: Glyphs, _ screen: inout Screen) {
+    let y = s.height - 1
+    screen.fill(x: 0, y: y, width: s.width, height: 1, role: .status)
+    var left: String
+    switch s.tab {
+    case .browse:
+      let b = s.browse
+      if let f = b.filter {
+        left = "/" + f + "  \(s.browseCount) matching"
+      } else if b.isLoading || (b.list.total == nil && !b.list.complete && b.error == nil) {
+        let spin = g.spinner[s.spinnerPhase % g.spinner.count]
+        if let p = b.loading {
+          let n = grouped(p.completed)
+          switch p.phase {
+          case .reading: left = "\(spin) loading \(n)…"
+          case .readingMetadata: left = "\(spin) reading metadata \(n)/\(grouped(p.total ?? 0))…"
+          case .sorting: left = "\(spin) sorting \(grouped(p.total ?? p.completed))…"
+          }
+        } else {
+          left = "\(spin) loading \(grouped(b.list.count))…"
+        }
+      } else {
+        let n = b.list.count
+        left = "\(grouped(n)) item\(n == 1 ? "" : "s")"
+      }
+      if !b.marked.isEmpty { left += ", \(b.marked.count) marked" }
+    case .recents:
+      let n = s.recentsRows.count
+      left = "\(n) recent item\(n == 1 ? "" : "s")"
+      if let t = s.recents.tagFilter { left += "  tag: " + TerminalText.escape(t) }
+      if let q = s.recents.search { left += "  search: " + TerminalText.escape(q) }
+    }
+    if s.ascii { left = left.replacingOccurrences(of: "…", with: "...") }
+    let used = screen.put(" " + left, x: 0, y: y, role: .status, ascii: s.ascii)
+    if let m = s.message {
+      let room = s.width - used - 3
+      if room > 4 {
+        let text = DisplayWidth.truncate(m.text, to: room, ellipsis: g.ellipsis)
+        screen.put(text, x: s.width - DisplayWidth.width(of: text) - 1, y: y, role: m.isError ? .statusError : .statusMessage, ascii: s.ascii)
+      }
+    } else if s.width > used + 12 {
+      let hint = "? help  m menu"
+      screen.put(hint, x: s.width - hint.count - 1, y: y, role: .status, ascii: s.ascii)
+    }
+  }
+
+  static func grouped(_ n: Int) -> String {
+    var s = String(n)
+    var i = s.count - 3
+    while i > 0 {
+      s.insert(",", at: s.index(s.startIndex, offsetBy: i))
+      i -= 3
+    }
+    return s
+  }
+}
+
+enum DateText {
+  /// "2026-11-22 14:03" in the given time zone.
+  static func listed(_ d: Date?, _ tz: TimeZone) -> String {
+    guard let d else { return "-" }
+    var cal = Calendar(identifier: .gregorian)
+    cal.timeZone = tz
+    let c = cal.dateComponents([.year, .month, .day, .hour, .minute], from: d)
+    return String(format: "%04d-%02d-%02d %02d:%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0)
+  }
+}

@@ -1,0 +1,127 @@
+import ProviderAPI
+
+/// The current folder: a path bar, a column header and the rows of the viewport only.
+enum BrowseView {
+  struct Columns {
+    var name: Int
+    var size: Int
+    var date: Int
+    var kind: Int
+  }
+
+  /// Fewer columns as the terminal narrows: kind goes first, then the date, then the size.
+  static func columns(width: Int) -> Columns {
+    let fixed = 3  // marker + badge + space
+    var c = Columns(name: 0, size: 9, date: 18, kind: 16)
+    if width - fixed - c.size - c.date - c.kind < 24 { c.kind = 0 }
+    if width - fixed - c.size - c.date - c.kind < 20 { c.date = 0 }
+    if width - fixed - c.size - c.date - c.kind < 12 { c.size = 0 }
+    c.name = max(1, width - fixed - c.size - c.date - c.kind)
+    return c
+  }
+
+  static func draw(_ s: AppState, _ g: Glyphs, _ screen: inout Screen, x: Int, width: Int) {
+    let b = s.browse
+    // Path bar.
+    screen.fill(x: x, y: 1, width: width, height: 1, role: .pathBar)
+    let location: String
+    switch b.location {
+    case .folder(let f):
+      let name = s.sidebar.locations.first { $0.domain == f.domain }?.name ?? f.domain.rawValue
+      location = " " + TerminalText.escape(name) + "  " + f.path.displayString
+    case .trash: location = " Recently Deleted"
+    }
+    screen.put(location, x: x, y: 1, maxWidth: width, role: .pathBar, ascii: s.ascii)
+    // Column header.
+    let c = columns(width: width)
+    screen.fill(x: x, y: 2, width: width, height: 1, role: .columnHeader)
+    var cx = x + 3
+    screen.put("Name", x: cx, y: 2, maxWidth: c.name, role: .columnHeader, ascii: s.ascii)
+    cx += c.name
+    if c.size > 0 { screen.put(DisplayWidth.pad("Size", to: c.size - 1, alignRight: true), x: cx, y: 2, role: .columnHeader); cx += c.size }
+    if c.date > 0 { screen.put(isTrash(b) ? "  Deleted" : "  Modified", x: cx, y: 2, maxWidth: c.date, role: .columnHeader); cx += c.date }
+    if c.kind > 0 { screen.put("  Kind", x: cx, y: 2, maxWidth: c.kind, role: .columnHeader) }
+    // Rows.
+    let h = s.listHeight - 1
+    if let error = b.error, b.list.isEmpty {
+      screen.put(" " + TerminalText.escape(error.message), x: x, y: 3, maxWidth: width, role: .error, ascii: s.ascii)
+      if let r = error.recoverySuggestion { screen.put(" " + r, x: x, y: 4, maxWidth: width, role: .dim, ascii: s.ascii) }
+      return
+    }
+    if b.list.isEmpty && !b.isLoading && b.list.complete {
+      screen.put(b.filter == nil ? " (empty folder)" : " (nothing matches)", x: x, y: 3, maxWidth: width, role: .dim, ascii: s.ascii)
+      return
+    }
+    for row in 0..<h {
+      let index = b.top + row
+      guard index < s.browseCount else { break }
+      let y = 3 + row
+      let selected = index == b.cursor && !s.sidebar.focused
+      guard let item = s.visibleBrowseItem(at: index) else {
+        screen.put("   " + g.ellipsis, x: x, y: y, maxWidth: width, role: .listDimmed, ascii: s.ascii)
+        continue
+      }
+      let marked = b.marked.contains(item.identifier)
+      let base: StyleRole = selected ? (marked ? .listSelectedMarked : .listSelected) : (marked ? .listMarked : .listRow)
+      screen.fill(x: x, y: y, width: width, height: 1, role: base)
+      drawRow(item, s, g, &screen, x: x, y: y, columns: c, base: base, selected: selected, marked: marked, trash: isTrash(b))
+    }
+  }
+
+  static func isTrash(_ b: BrowseState) -> Bool {
+    if case .trash = b.location { return true }
+    return false
+  }
+
+  /// One row: marker, sync badge, name with folder suffix, favorite star and tag dots, then columns.
+  static func drawRow(
+    _ item: Item, _ s: AppState, _ g: Glyphs, _ screen: inout Screen, x: Int, y: Int, columns c: Columns,
+    base: StyleRole, selected: Bool, marked: Bool, trash: Bool
+  ) {
+    if marked { screen.put(g.marked, x: x, y: y, role: base, ascii: s.ascii) }
+    let badge = Badge.of(item)
+    screen.put(badge.glyph(g), x: x + 1, y: y, role: selected ? base : badge.role, ascii: s.ascii)
+    var name = item.filename.displayString + (item.isFolder ? g.folderSuffix : "")
+    if trash, let o = item.originalPath { name += "  " + o.parent.displayString }
+    var marks: [(String, StyleRole)] = []
+    if item.isFavorite { marks.append((g.favorite, .badgeFavorite)) }
+    for t in item.tags.prefix(4) { marks.append((g.tagDot, Badge.tagRole(t))) }
+    if item.isShared { marks.append((g.shared, .badgeShared)) }
+    let marksWidth = marks.isEmpty ? 0 : marks.count + 1
+    let nameRole: StyleRole = selected || marked ? base : (item.isFolder ? .listFolder : .listRow)
+    let used = screen.put(name, x: x + 3, y: y, maxWidth: max(1, c.name - marksWidth - 1), role: nameRole, ascii: s.ascii)
+    var mx = x + 3 + used + 1
+    for (glyph, role) in marks {
+      screen.put(glyph, x: mx, y: y, role: selected ? base : role, ascii: s.ascii)
+      mx += 1
+    }
+    var cx = x + 3 + c.name
+    if c.size > 0 {
+      let size = item.isFolder ? "-" : SizeText.short(item.documentSize)
+      screen.put(DisplayWidth.pad(size, to: c.size - 1, alignRight: true), x: cx, y: y, role: base)
+      cx += c.size
+    }
+    if c.date > 0 {
+      screen.put("  " + DateText.listed(trash ? item.trashedDate : item.contentModificationDate, s.timeZone), x: cx, y: y, maxWidth: c.date, role: base)
+      cx += c.date
+    }
+    if c.kind > 0 { screen.put("  " + item.contentType.kindDescription, x: cx, y: y, maxWidth: c.kind, role: base, ascii: s.ascii) }
+  }
+}
+
+enum SizeText {
+  static func short(_ bytes: Int64?) -> String {
+    guard let b = bytes else { return "-" }
+    if b < 1000 { return "\(b) B" }
+    let units = ["kB", "MB", "GB", "TB", "PB"]
+    var v = Double(b) / 1000
+    var i = 0
+    while v >= 1000 && i < units.count - 1 {
+      v /= 1000
+      i += 1
+    }
+    let n = v < 10 ? (v * 10).rounded() / 10 : v.rounded()
+    let text = v < 10 ? String(n) : String(Int(n))
+    return text + " " + units[i]
+  }
+}

@@ -1,0 +1,120 @@
+import ProviderAPI
+
+/// What a menu entry does.
+public enum MenuCommand: Sendable, Equatable {
+  case open, info, rename, moveTo, tags, favorite(Bool), delete
+  case restore, deleteNow, emptyTrash
+  case newFolder
+  case custom(ActionIdentifier)
+}
+
+public struct MenuEntry: Sendable, Equatable {
+  public var title: String
+  public var key: String?
+  public var command: MenuCommand
+  public init(_ title: String, key: String? = nil, _ command: MenuCommand) {
+    self.title = title
+    self.key = key
+    self.command = command
+  }
+}
+
+/// A line editor: the text and the cursor, edited with the keys a shell user expects.
+public struct LineEditor: Sendable, Equatable {
+  public var text: [Character]
+  public var cursor: Int
+
+  public init(_ s: String) {
+    text = Array(s)
+    cursor = text.count
+  }
+
+  public var string: String { String(text) }
+
+  /// Applies an editing key; returns false when the key is not an editing key.
+  public mutating func apply(_ key: KeyEvent) -> Bool {
+    switch key {
+    case .character(let c):
+      text.insert(c, at: cursor)
+      cursor += 1
+    case .backspace:
+      if cursor > 0 {
+        text.remove(at: cursor - 1)
+        cursor -= 1
+      }
+    case .delete, .control("d"):
+      if cursor < text.count { text.remove(at: cursor) }
+    case .left, .control("b"): cursor = max(0, cursor - 1)
+    case .right, .control("f"): cursor = min(text.count, cursor + 1)
+    case .home, .control("a"): cursor = 0
+    case .end, .control("e"): cursor = text.count
+    case .control("u"):
+      text.removeFirst(cursor)
+      cursor = 0
+    case .control("k"): text.removeLast(text.count - cursor)
+    case .control("w"):
+      var i = cursor
+      while i > 0 && text[i - 1] == " " { i -= 1 }
+      while i > 0 && text[i - 1] != " " { i -= 1 }
+      text.removeSubrange(i..<cursor)
+      cursor = i
+    default: return false
+    }
+    return true
+  }
+}
+
+public enum PromptPurpose: Sendable, Equatable {
+  case rename(Item, DomainIdentifier)
+  case newFolder(FolderLocation)
+  case newTag([Item], DomainIdentifier)
+  case filter
+  case search
+}
+
+public struct PromptState: Sendable, Equatable {
+  public var title: String
+  public var purpose: PromptPurpose
+  public var editor: LineEditor
+  public var error: String?
+}
+
+public struct ConfirmState: Sendable, Equatable {
+  public var message: String
+  public var confirmTitle: String
+  public var effect: Effect
+}
+
+/// The tag picker: Finder's colors and every known tag, each on, off or on some of the selection.
+public struct TagPickerState: Sendable, Equatable {
+  public enum Mark: Sendable, Equatable { case all, some, none }
+  public var items: [Item]
+  public var domain: DomainIdentifier
+  public var tags: [(name: String, mark: Mark)]
+  public var cursor = 0
+
+  public static let finderColors = ["Red", "Orange", "Yellow", "Green", "Blue", "Purple", "Gray"]
+
+  public static func == (a: TagPickerState, b: TagPickerState) -> Bool {
+    a.items == b.items && a.domain == b.domain && a.tags.map(\.name) == b.tags.map(\.name)
+      && a.tags.map(\.mark) == b.tags.map(\.mark) && a.cursor == b.cursor
+  }
+}
+
+public struct MenuState: Sendable, Equatable {
+  public var title: String
+  public var entries: [MenuEntry]
+  public var cursor = 0
+  public var items: [Item]
+  public var domain: DomainIdentifier
+}
+
+public enum Overlay: Sendable, Equatable {
+  case menu(MenuState)
+  case prompt(PromptState)
+  case confirm(ConfirmState)
+  case info(Item, location: String)
+  case tagPicker(TagPickerState)
+  case sortPicker(cursor: Int)
+  case help(top: Int)
+}

@@ -1,0 +1,175 @@
+import ProviderAPI
+
+/// Menus, prompts, confirmations, Info, help and pickers: boxes drawn over the screen.
+enum OverlayView {
+  static func draw(_ o: Overlay, _ s: AppState, _ g: Glyphs, _ screen: inout Screen) {
+    switch o {
+    case .menu(let m):
+      let lines = m.entries.map { e -> (String, String?) in (e.title, e.key) }
+      let w = min(s.width - 2, max(24, DisplayWidth.width(of: m.title) + 4, (lines.map { DisplayWidth.width(of: $0.0) + ($0.1?.count ?? 0) + 6 }.max() ?? 0)))
+      let h = min(s.height - 2, lines.count + 2)
+      let (bx, by) = box(&screen, s, g, width: w, height: h, title: m.title)
+      for (i, (title, key)) in lines.enumerated() where i < h - 2 {
+        let role: StyleRole = i == m.cursor ? .menuSelected : .menu
+        screen.fill(x: bx + 1, y: by + 1 + i, width: w - 2, height: 1, role: role)
+        screen.put(" " + title, x: bx + 1, y: by + 1 + i, maxWidth: w - 2 - (key.map { $0.count + 2 } ?? 0), role: role, ascii: s.ascii)
+        if let key { screen.put(key, x: bx + w - 2 - key.count, y: by + 1 + i, role: i == m.cursor ? role : .menuDisabled) }
+      }
+    case .prompt(let p):
+      let w = min(s.width - 2, max(40, DisplayWidth.width(of: p.editor.string) + 6))
+      let h = p.error == nil ? 4 : 5
+      let (bx, by) = box(&screen, s, g, width: w, height: h, title: p.title, role: .prompt)
+      let field = w - 4
+      screen.fill(x: bx + 2, y: by + 1, width: field, height: 1, role: .promptInput)
+      // Keep the cursor visible: show the tail of long input.
+      let before = String(p.editor.text.prefix(p.editor.cursor))
+      var shown = p.editor.string
+      var offset = 0
+      while DisplayWidth.width(of: String(shown.prefix(p.editor.cursor - offset))) >= field - 1, !shown.isEmpty {
+        shown.removeFirst()
+        offset += 1
+      }
+      let used = screen.put(shown, x: bx + 2, y: by + 1, maxWidth: field, role: .promptInput, ascii: s.ascii)
+      _ = used
+      let cx = bx + 2 + DisplayWidth.width(of: String(before.dropFirst(offset)))
+      if cx < bx + 2 + field {
+        var cell = screen[cx, by + 1]
+        cell.role = .menuSelected
+        if cell.text.isEmpty || cell.text == " " { cell.text = " " }
+        screen[cx, by + 1] = cell
+      }
+      screen.put("enter ok · esc cancel", x: bx + 2, y: by + 2, maxWidth: field, role: .promptLabel)
+      if let e = p.error { screen.put(e, x: bx + 2, y: by + 3, maxWidth: field, role: .error, ascii: s.ascii) }
+    case .confirm(let c):
+      let w = min(s.width - 2, max(36, DisplayWidth.width(of: c.message) + 4))
+      let (bx, by) = box(&screen, s, g, width: w, height: 4, title: "Confirm", role: .prompt)
+      screen.put(c.message, x: bx + 2, y: by + 1, maxWidth: w - 4, role: .prompt, ascii: s.ascii)
+      screen.put("enter/y \(c.confirmTitle) · esc/n Cancel", x: bx + 2, y: by + 2, maxWidth: w - 4, role: .promptLabel)
+    case .info(let item, let location):
+      let rows = InfoRows.rows(item, location: location, s)
+      let w = min(s.width - 2, max(44, (rows.map { DisplayWidth.width(of: $0.1) }.max() ?? 0) + 18))
+      let h = min(s.height - 2, rows.count + 3)
+      let (bx, by) = box(&screen, s, g, width: w, height: h, title: "Info", role: .menu)
+      for (i, (k, v)) in rows.enumerated() where i < h - 3 {
+        screen.put(DisplayWidth.pad(k, to: 14), x: bx + 2, y: by + 1 + i, role: .menuHeading)
+        screen.put(v, x: bx + 16, y: by + 1 + i, maxWidth: w - 18, role: .menu, ascii: s.ascii)
+      }
+      screen.put("any key closes", x: bx + 2, y: by + h - 2, role: .menuDisabled)
+    case .help(let top):
+      let rows = Command.allCases.map { (s.keyMap.keys(for: $0).joined(separator: " "), $0.help) }
+      let w = min(s.width - 2, 64)
+      let h = min(s.height - 2, rows.count + 3)
+      let (bx, by) = box(&screen, s, g, width: w, height: h, title: "Keys", role: .help)
+      let start = min(top, max(0, rows.count - (h - 3)))
+      for (i, (k, v)) in rows.dropFirst(start).enumerated() where i < h - 3 {
+        screen.put(DisplayWidth.pad(k, to: 22), x: bx + 2, y: by + 1 + i, maxWidth: 22, role: .helpKey, ascii: s.ascii)
+        screen.put(v, x: bx + 25, y: by + 1 + i, maxWidth: w - 27, role: .help, ascii: s.ascii)
+      }
+      screen.put("j/k scroll · any other key closes", x: bx + 2, y: by + h - 2, maxWidth: w - 4, role: .menuDisabled)
+    case .tagPicker(let t):
+      let w = min(s.width - 2, 36)
+      let h = min(s.height - 2, t.tags.count + 3)
+      let (bx, by) = box(&screen, s, g, width: w, height: h, title: "Tags", role: .menu)
+      let rows = t.tags.map { ($0.name, $0.mark) }
+      let visible = h - 2
+      let start = max(0, min(t.cursor - visible + 1, rows.count + 1 - visible))
+      for i in 0..<visible {
+        let index = start + i
+        let y = by + 1 + i
+        let role: StyleRole = index == t.cursor ? .menuSelected : .menu
+        screen.fill(x: bx + 1, y: y, width: w - 2, height: 1, role: role)
+        if index == rows.count {
+          screen.put(" New Tag…", x: bx + 1, y: y, maxWidth: w - 2, role: role, ascii: s.ascii)
+          continue
+        }
+        guard let (name, mark) = rows[safe: index] else { continue }
+        let box = mark == .all ? "[x]" : mark == .some ? "[-]" : "[ ]"
+        screen.put(" " + box + " ", x: bx + 1, y: y, role: role)
+        screen.put(g.tagDot, x: bx + 6, y: y, role: index == t.cursor ? role : Badge.tagRole(name), ascii: s.ascii)
+        screen.put(" " + TerminalText.escape(name), x: bx + 7, y: y, maxWidth: w - 9, role: role, ascii: s.ascii)
+      }
+    case .sortPicker(let cursor):
+      let options = AppState.sortOptions
+      let w = 30
+      let (bx, by) = box(&screen, s, g, width: w, height: options.count + 2, title: "Sort by", role: .menu)
+      for (i, (title, option)) in options.enumerated() {
+        let role: StyleRole = i == cursor ? .menuSelected : .menu
+        var check = "  "
+        switch option {
+        case .key(let k): if s.sort.key == k { check = s.sort.ascending ? (s.ascii ? "^ " : "↑ ") : (s.ascii ? "v " : "↓ ") }
+        case .reverse: check = s.sort.ascending ? "  " : (s.ascii ? "x " : "✓ ")
+        case .foldersFirst: check = s.sort.foldersFirst ? (s.ascii ? "x " : "✓ ") : "  "
+        }
+        screen.fill(x: bx + 1, y: by + 1 + i, width: w - 2, height: 1, role: role)
+        screen.put(" " + check + title, x: bx + 1, y: by + 1 + i, maxWidth: w - 2, role: role, ascii: s.ascii)
+      }
+    }
+  }
+
+  /// Draws a bordered box centred on the screen; returns its top-left corner.
+  static func box(_ screen: inout Screen, _ s: AppState, _ g: Glyphs, width: Int, height: Int, title: String, role: StyleRole = .menu) -> (Int, Int) {
+    let w = max(4, min(width, s.width))
+    let h = max(3, min(height, s.height))
+    let x = max(0, (s.width - w) / 2)
+    let y = max(0, (s.height - h) / 2)
+    screen.fill(x: x, y: y, width: w, height: h, role: role)
+    for i in 1..<(w - 1) {
+      screen.put(g.boxHorizontal, x: x + i, y: y, role: .menuBorder, ascii: s.ascii)
+      screen.put(g.boxHorizontal, x: x + i, y: y + h - 1, role: .menuBorder, ascii: s.ascii)
+    }
+    for j in 1..<(h - 1) {
+      screen.put(g.boxVertical, x: x, y: y + j, role: .menuBorder, ascii: s.ascii)
+      screen.put(g.boxVertical, x: x + w - 1, y: y + j, role: .menuBorder, ascii: s.ascii)
+    }
+    screen.put(g.boxTopLeft, x: x, y: y, role: .menuBorder, ascii: s.ascii)
+    screen.put(g.boxTopRight, x: x + w - 1, y: y, role: .menuBorder, ascii: s.ascii)
+    screen.put(g.boxBottomLeft, x: x, y: y + h - 1, role: .menuBorder, ascii: s.ascii)
+    screen.put(g.boxBottomRight, x: x + w - 1, y: y + h - 1, role: .menuBorder, ascii: s.ascii)
+    if !title.isEmpty { screen.put(" " + title + " ", x: x + 2, y: y, maxWidth: w - 4, role: .menuHeading, ascii: s.ascii) }
+    return (x, y)
+  }
+}
+
+/// The fields Info shows: every field the item has.
+enum InfoRows {
+  static func rows(_ item: Item, location: String, _ s: AppState) -> [(String, String)] {
+    var r: [(String, String)] = [
+      ("Name", item.filename.displayString),
+      ("Kind", item.contentType.kindDescription),
+      ("Location", TerminalText.escape(location)),
+      ("Path", item.path.displayString),
+    ]
+    if let size = item.documentSize { r.append(("Size", SizeText.short(size) + " (\(size) bytes)")) }
+    if let d = item.creationDate { r.append(("Created", DateText.listed(d, s.timeZone))) }
+    if let d = item.contentModificationDate { r.append(("Modified", DateText.listed(d, s.timeZone))) }
+    if let d = item.lastUsedDate { r.append(("Last opened", DateText.listed(d, s.timeZone))) }
+    r.append(("Tags", item.tags.isEmpty ? "none" : item.tags.map(TerminalText.escape).joined(separator: ", ")))
+    r.append(("Favorite", item.isFavorite ? "yes" : "no"))
+    if let o = item.originalPath { r.append(("Was in", o.parent.displayString)) }
+    if let d = item.trashedDate { r.append(("Deleted", DateText.listed(d, s.timeZone))) }
+    if let t = item.symlinkTargetPath { r.append(("Points to", t.displayString)) }
+    if let p = item.posixPermissions { r.append(("Permissions", String(p, radix: 8))) }
+    r.append(("Sync", syncText(item)))
+    if let e = item.uploadingError ?? item.downloadingError {
+      r.append(("Last error", TerminalText.escape(e.message)))
+      if let rec = e.recoverySuggestion { r.append(("Recovery", rec)) }
+    }
+    r.append(("Version", item.version.displayString))
+    r.append(("Identifier", TerminalText.escape(item.identifier.rawValue)))
+    return r
+  }
+
+  static func syncText(_ item: Item) -> String {
+    switch Badge.of(item) {
+    case .none: return item.isDownloaded ? "on this computer" : "in the cloud"
+    case .notDownloaded: return "not downloaded"
+    case .downloading: return "downloading"
+    case .uploading: return "uploading"
+    case .queued: return "waiting to upload"
+    case .error: return "error"
+    case .conflict: return "conflict"
+    case .pinned: return "kept downloaded"
+    case .excluded: return "not synced"
+    }
+  }
+}

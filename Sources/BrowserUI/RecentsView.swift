@@ -1,0 +1,53 @@
+import ProviderAPI
+
+/// Recents: the working set of every location, from the index, most recently used first.
+enum RecentsView {
+  static func draw(_ s: AppState, _ g: Glyphs, _ screen: inout Screen, x: Int, width: Int) {
+    screen.fill(x: x, y: 1, width: width, height: 1, role: .pathBar)
+    var title = " Recents"
+    if let t = s.recents.tagFilter { title += "  tagged " + TerminalText.escape(t) }
+    if let q = s.recents.search { title = " Search: " + TerminalText.escape(q) }
+    screen.put(title, x: x, y: 1, maxWidth: width, role: .pathBar, ascii: s.ascii)
+    screen.fill(x: x, y: 2, width: width, height: 1, role: .columnHeader)
+    let dateWidth = width >= 60 ? 18 : 0
+    let nameWidth = max(10, (width - 3 - dateWidth) * 2 / 5)
+    screen.put("Name", x: x + 3, y: 2, role: .columnHeader)
+    screen.put("Where", x: x + 3 + nameWidth + 1, y: 2, role: .columnHeader)
+    if dateWidth > 0 { screen.put("Last opened", x: x + width - dateWidth, y: 2, role: .columnHeader) }
+    let rows = s.recentsRows
+    if rows.isEmpty {
+      let text = s.recents.search != nil ? " Nothing found." : " Nothing yet: files you open, tag or favorite show up here."
+      screen.put(text, x: x, y: 3, maxWidth: width, role: .dim, ascii: s.ascii)
+      return
+    }
+    for row in 0..<(s.listHeight - 1) {
+      let i = s.recents.top + row
+      guard let r = rows[safe: i] else { break }
+      let y = 3 + row
+      let selected = i == s.recents.cursor
+      let base: StyleRole = selected ? .listSelected : .listRow
+      screen.fill(x: x, y: y, width: width, height: 1, role: base)
+      let badge = Badge.of(r.item)
+      screen.put(badge.glyph(g), x: x + 1, y: y, role: selected ? base : badge.role, ascii: s.ascii)
+      var name = r.item.filename.displayString + (r.item.isFolder ? g.folderSuffix : "")
+      if r.isDeleted { name += " (deleted)" }
+      var used = screen.put(name, x: x + 3, y: y, maxWidth: nameWidth - 2, role: selected ? base : (r.isDeleted ? .listDimmed : (r.item.isFolder ? .listFolder : .listRow)), ascii: s.ascii)
+      used += 1
+      if r.item.isFavorite {
+        screen.put(g.favorite, x: x + 3 + used, y: y, role: selected ? base : .badgeFavorite, ascii: s.ascii)
+        used += 1
+      }
+      for t in r.item.tags.prefix(3) {
+        screen.put(g.tagDot, x: x + 3 + used, y: y, role: selected ? base : Badge.tagRole(t), ascii: s.ascii)
+        used += 1
+      }
+      let location = s.sidebar.locations.first { $0.domain == r.domain }?.name ?? r.domain.rawValue
+      let whereText = TerminalText.escape(location) + "  " + (r.isDeleted ? (r.item.originalPath ?? r.item.path) : r.item.path).parent.displayString
+      let whereX = x + 3 + nameWidth + 1
+      screen.put(whereText, x: whereX, y: y, maxWidth: max(1, width - (whereX - x) - dateWidth - 1), role: selected ? base : .dim, ascii: s.ascii)
+      if dateWidth > 0 {
+        screen.put(DateText.listed(r.item.lastUsedDate, s.timeZone), x: x + width - dateWidth, y: y, role: base)
+      }
+    }
+  }
+}

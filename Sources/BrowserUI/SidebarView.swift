@@ -1,0 +1,47 @@
+import ProviderAPI
+
+/// Locations, Favorites, Tags (in their colors) and Recently Deleted.
+enum SidebarView {
+  static func draw(_ s: AppState, _ g: Glyphs, _ screen: inout Screen, width: Int) {
+    let top = 1
+    let bottom = s.height - 1
+    screen.fill(x: 0, y: top, width: width, height: bottom - top, role: .sidebar)
+    for y in top..<bottom { screen.put(g.separator, x: width, y: y, role: .sidebar, ascii: s.ascii) }
+    var y = top
+    for (i, entry) in s.sidebar.entries.enumerated() {
+      guard y < bottom else { break }
+      let selected = s.sidebar.focused && i == s.sidebar.cursor
+      let role: StyleRole = selected ? .sidebarFocused : .sidebar
+      switch entry {
+      case .heading(let h):
+        if !h.isEmpty { screen.put(" " + h, x: 0, y: y, maxWidth: width, role: .sidebarHeading, ascii: s.ascii) }
+      case .location(let l):
+        let current = s.browse.location.domain == l.domain && isRoot(s, l)
+        let r: StyleRole = selected ? .sidebarFocused : current ? .sidebarSelected : role
+        screen.fill(x: 0, y: y, width: width, height: 1, role: r)
+        screen.put("  " + TerminalText.escape(l.name) + (l.state.map { " (\($0))" } ?? ""), x: 0, y: y, maxWidth: width, role: r, ascii: s.ascii)
+      case .favorite(let row):
+        screen.fill(x: 0, y: y, width: width, height: 1, role: role)
+        let used = screen.put("  " + g.favorite + " ", x: 0, y: y, role: selected ? role : .badgeFavorite, ascii: s.ascii)
+        screen.put(row.item.filename.displayString, x: used, y: y, maxWidth: width - used, role: role, ascii: s.ascii)
+      case .tag(let name, let count):
+        screen.fill(x: 0, y: y, width: width, height: 1, role: role)
+        let used = screen.put("  " + g.tagDot + " ", x: 0, y: y, role: selected ? role : Badge.tagRole(name), ascii: s.ascii)
+        let n = " \(count)"
+        screen.put(TerminalText.escape(name), x: used, y: y, maxWidth: width - used - n.count, role: role, ascii: s.ascii)
+        screen.put(n, x: width - n.count, y: y, role: role, ascii: s.ascii)
+      case .trash:
+        let inTrash: Bool = { if case .trash = s.browse.location { return true } else { return false } }()
+        let r: StyleRole = selected ? .sidebarFocused : inTrash ? .sidebarSelected : role
+        screen.fill(x: 0, y: y, width: width, height: 1, role: r)
+        screen.put("  Recently Deleted", x: 0, y: y, maxWidth: width, role: r, ascii: s.ascii)
+      }
+      y += 1
+    }
+  }
+
+  static func isRoot(_ s: AppState, _ l: LocationEntry) -> Bool {
+    if case .folder(let f) = s.browse.location { return f.path == l.root.path }
+    return false
+  }
+}
