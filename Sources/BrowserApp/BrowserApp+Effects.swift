@@ -105,12 +105,12 @@ extension BrowserApp {
   func performOperation(_ effect: Effect) {
     switch effect {
     case .rename(let item, let name, let d):
-      background { s throws(ProviderError) in
+      background(retry: (d, effect)) { s throws(ProviderError) in
         let renamed = try await s.items.rename(item, to: name, in: try s.registry.require(d))
         return .operationSucceeded(message: "Renamed to \(renamed.filename.displayString)", reload: true, select: renamed.identifier)
       }
     case .setTags(let items, let add, let remove, let d):
-      background { s throws(ProviderError) in
+      background(retry: (d, effect)) { s throws(ProviderError) in
         for item in items {
           var tags = item.tags.filter { !remove.contains($0) }
           for t in add where !tags.contains(t) { tags.append(t) }
@@ -119,33 +119,33 @@ extension BrowserApp {
         return .operationSucceeded(message: nil, reload: true, select: nil)
       }
     case .setFavorite(let item, let on, let d):
-      background { s throws(ProviderError) in
+      background(retry: (d, effect)) { s throws(ProviderError) in
         _ = try await s.items.setFavorite(on, item: item, in: try s.registry.require(d))
         return .operationSucceeded(message: on ? "Added to Favorites" : "Removed from Favorites", reload: true, select: item.identifier)
       }
     case .trash(let items, let d):
-      background { s throws(ProviderError) in
+      background(retry: (d, effect)) { s throws(ProviderError) in
         for item in items { _ = try await s.items.trash(item, in: try s.registry.require(d)) }
         let what = items.count == 1 ? items[0].filename.displayString : "\(items.count) items"
         return .operationSucceeded(message: "Moved \(what) to Recently Deleted", reload: true, select: nil)
       }
     case .restore(let items, let d):
-      background { s throws(ProviderError) in
+      background(retry: (d, effect)) { s throws(ProviderError) in
         for item in items { _ = try await s.items.restore(item, in: try s.registry.require(d)) }
         return .operationSucceeded(message: "Restored \(items.count == 1 ? items[0].filename.displayString : "\(items.count) items")", reload: true, select: nil)
       }
     case .deleteForever(let items, let d):
-      background { s throws(ProviderError) in
+      background(retry: (d, effect)) { s throws(ProviderError) in
         for item in items { try await s.items.deleteForever(item, in: try s.registry.require(d)) }
         return .operationSucceeded(message: "Deleted forever", reload: true, select: nil)
       }
     case .emptyTrash(let d):
-      background { s throws(ProviderError) in
+      background(retry: (d, effect)) { s throws(ProviderError) in
         let n = try await s.items.emptyTrash(in: try s.registry.require(d))
         return .operationSucceeded(message: "Deleted \(n) item\(n == 1 ? "" : "s") forever", reload: true, select: nil)
       }
     case .makeFolder(let name, let folder):
-      background { s throws(ProviderError) in
+      background(retry: (folder.domain, effect)) { s throws(ProviderError) in
         let dom = try s.registry.require(folder.domain)
         let parent = try await dom.provider.item(at: folder.path)
         let made = try await s.items.makeFolder(named: name, in: parent, in: dom)

@@ -126,6 +126,19 @@ public final class BrowserApp {
         let tags = try services.index.allTags()
         return .sidebarChanged(favorites: favorites, tags: tags)
       }
+    case .authenticate(let domainID, let user, let secret):
+      guard let domain = services.registry.domain(domainID) else { return }
+      let provider = domain.provider
+      Task.detached {
+        let action: Action
+        do throws(ProviderError) {
+          try await provider.authenticate(Credentials(user: user, secret: secret))
+          action = .authenticated(domainID)
+        } catch {
+          action = .authenticationFailed(domainID, error)
+        }
+        await MainActor.run { self.send(action) }
+      }
     case .openFavorite(let row):
       guard let domain = services.registry.domain(row.domain) else { return }
       Task {
@@ -142,14 +155,25 @@ public final class BrowserApp {
   }
 
   /// Runs a closure off the loop and sends the action it returns (or the error).
-  func background(_ body: @escaping @Sendable (AppServices) async throws(ProviderError) -> Action) {
+  func background(
+    retry: (DomainIdentifier, Effect)? = nil, _ body: @escaping @Sendable (AppServices) async throws(ProviderError) -> Action
+  ) {
     let services = self.services
     let id = nextBackground
     nextBackground += 1
     backgroundJobs.insert(id)
     Task.detached {
       let action: Action
-      do throws(ProviderError) { action = try await body(services) } catch { action = .operationFailed(error) }
+      do throws(ProviderError) {
+        action = try await body(services)
+      } catch {
+        // A provider that needs credentials: ask, and run the same work again once signed in.
+        if error.code == .notAuthenticated, let (domain, effect) = retry {
+          action = .authenticationRequired(domain, retry: [effect], reason: error.message)
+        } else {
+          action = .operationFailed(error)
+        }
+      }
       await MainActor.run {
         self.backgroundJobs.remove(id)
         self.send(action)

@@ -17,5 +17,9 @@ public enum Action: Sendable {
   case operationFailed(ProviderError)
   /// Opening a folder from elsewhere (a favorite): show it.
   case showFolder(FolderLocation, select: ItemIdentifier?)
+  /// A provider said notAuthenticated: ask for credentials, then run `retry`.
+  case authenticationRequired(DomainIdentifier, retry: [Effect], reason: String)
+  case authenticated(DomainIdentifier)
+  case authenticationFailed(DomainIdentifier, ProviderError)
   case tick
 }

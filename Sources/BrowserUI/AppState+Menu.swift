@@ -109,6 +109,8 @@ extension AppState {
   mutating func handleOverlayKey(_ key: KeyEvent) -> [Effect] {
     guard let o = overlay else { return [] }
     switch o {
+    case .auth(let a):
+      return handleAuthKey(key, a)
     case .menu(var m):
       switch key {
       case .escape, .character("q"), .character("m"), .menu: overlay = nil

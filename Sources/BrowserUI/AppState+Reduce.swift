@@ -41,6 +41,15 @@ extension AppState {
       return requestVisiblePages()
     case .loadFailed(let t, let error):
       guard t == browse.ticket else { return [] }
+      if error.code == .notAuthenticated {
+        browse.isLoading = false
+        browse.error = error
+        return reduceAuthentication(
+          .authenticationRequired(
+            browse.location.domain,
+            retry: [.enumerate(ticket: t, location: browse.location, sort: sort, includeHidden: showHidden, pageSize: browse.list.pageSize)],
+            reason: error.message))
+      }
       browse.error = error
       browse.isLoading = false
       browse.loading = nil
@@ -84,6 +93,8 @@ extension AppState {
     case .tick:
       spinnerPhase &+= 1
       return []
+    case .authenticationRequired, .authenticated, .authenticationFailed:
+      return reduceAuthentication(action)
     }
   }
 

@@ -20,5 +20,6 @@ public enum Effect: Sendable, Equatable {
   case loadRecents(tag: String?)
   case search(String)
   case refreshSidebar
+  case authenticate(DomainIdentifier, user: String, secret: String)
   case quit
 }

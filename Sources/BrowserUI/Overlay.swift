@@ -109,7 +109,31 @@ public struct MenuState: Sendable, Equatable {
   public var domain: DomainIdentifier
 }
 
+/// The authentication prompt: opens when a provider says it needs credentials; the work that
+/// failed waits in `retry` and runs again once the sign-in succeeds.
+public struct AuthPromptState: Sendable, Equatable {
+  public var domain: DomainIdentifier
+  public var locationName: String
+  public var user: LineEditor
+  public var secret: LineEditor
+  /// 0: user name, 1: password.
+  public var field = 0
+  public var error: String?
+  public var retry: [Effect]
+  public var isSigningIn = false
+
+  public init(domain: DomainIdentifier, locationName: String, retry: [Effect], reason: String?) {
+    self.domain = domain
+    self.locationName = locationName
+    user = LineEditor("")
+    secret = LineEditor("")
+    self.retry = retry
+    error = reason
+  }
+}
+
 public enum Overlay: Sendable, Equatable {
+  case auth(AuthPromptState)
   case menu(MenuState)
   case prompt(PromptState)
   case confirm(ConfirmState)

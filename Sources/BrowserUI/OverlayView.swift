@@ -4,6 +4,26 @@ import ProviderAPI
 enum OverlayView {
   static func draw(_ o: Overlay, _ s: AppState, _ g: Glyphs, _ screen: inout Screen) {
     switch o {
+    case .auth(let a):
+      let w = min(s.width - 2, 52)
+      let h = a.error == nil ? 7 : 8
+      let (bx, by) = box(&screen, s, g, width: w, height: h, title: "Sign in to " + TerminalText.escape(a.locationName), role: .prompt)
+      let field = w - 16
+      for (i, label) in ["User", "Password"].enumerated() {
+        let y = by + 1 + i * 2
+        screen.put(label, x: bx + 2, y: y, role: .promptLabel)
+        screen.fill(x: bx + 13, y: y, width: field, height: 1, role: .promptInput)
+        let editor = i == 0 ? a.user : a.secret
+        // The secret is shown masked, one dot per character typed.
+        let shown = i == 0 ? editor.string : String(repeating: s.ascii ? "*" : "•", count: editor.text.count)
+        let used = screen.put(shown, x: bx + 13, y: y, maxWidth: field - 1, role: .promptInput, ascii: s.ascii)
+        if a.field == i && !a.isSigningIn && used < field {
+          screen[bx + 13 + used, y] = Cell(" ", role: .menuSelected)
+        }
+      }
+      let hint = a.isSigningIn ? "signing in…" : "tab next field · enter sign in · esc cancel"
+      screen.put(hint, x: bx + 2, y: by + 5, maxWidth: w - 4, role: .promptLabel, ascii: s.ascii)
+      if let e = a.error { screen.put(e, x: bx + 2, y: by + 6, maxWidth: w - 4, role: .error, ascii: s.ascii) }
     case .menu(let m):
       let lines = m.entries.map { e -> (String, String?) in (e.title, e.key) }
       let w = min(s.width - 2, max(24, DisplayWidth.width(of: m.title) + 4, (lines.map { DisplayWidth.width(of: $0.0) + ($0.1?.count ?? 0) + 6 }.max() ?? 0)))

@@ -92,6 +92,20 @@ public protocol Provider: Sendable {
 
   /// Runs a custom action the provider declared.
   func performAction(_ action: ActionIdentifier, on items: [ItemIdentifier]) async throws(ProviderError)
+
+  /// Signs in with credentials a person typed after the provider said `notAuthenticated`. A wrong
+  /// password is `notAuthenticated` again; success lets every throttled operation resume.
+  func authenticate(_ credentials: Credentials) async throws(ProviderError)
+}
+
+/// What an authentication prompt collects. The secret is never logged nor stored in the index.
+public struct Credentials: Sendable, Equatable {
+  public var user: String
+  public var secret: String
+  public init(user: String, secret: String) {
+    self.user = user
+    self.secret = secret
+  }
 }
 
 extension Provider {
@@ -118,6 +132,10 @@ extension Provider {
     var t = ItemTemplate(item)
     t.parentIdentifier = parent
     return try await modifyItem(t, baseVersion: item.version, changedFields: .parentItemIdentifier, contents: nil)
+  }
+
+  public func authenticate(_ credentials: Credentials) async throws(ProviderError) {
+    throw ProviderError(.featureUnsupported, "this location does not sign in")
   }
 
   public func performAction(_ action: ActionIdentifier, on items: [ItemIdentifier]) async throws(ProviderError) {
