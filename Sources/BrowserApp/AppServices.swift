@@ -1,3 +1,4 @@
+import BrowserUI
 import FolioConfig
 import ProviderAPI
 import ProviderCore
@@ -17,5 +18,28 @@ public struct AppServices: Sendable {
     self.index = index
     self.actions = actions
     self.openers = openers
+  }
+}
+
+extension AppServices {
+  /// Each domain as the sidebar lists it under Locations.
+  public func locationEntries() -> [LocationEntry] {
+    registry.domains.map { d in
+      LocationEntry(
+        domain: d.identifier, name: d.displayName,
+        root: FolderLocation(domain: d.identifier, identifier: .root, path: d.localRoot ?? .root, name: d.displayName))
+    }
+  }
+
+  /// The custom actions the context menu may offer: each domain's provider-declared ones (bound
+  /// to that domain) and the user's (any domain), each identifier once.
+  public func customActionEntries() -> [CustomActionEntry] {
+    var seen = Set<ActionIdentifier>()
+    return registry.domains.flatMap { d in
+      actions.declaredActions(for: d).map { a -> CustomActionEntry in
+        let isProvider: Bool = { if case .provider = a.source { return true } else { return false } }()
+        return CustomActionEntry(identifier: a.identifier, name: a.name, rule: a.rule, domain: isProvider ? d.identifier : nil)
+      }
+    }.filter { seen.insert($0.identifier).inserted }
   }
 }

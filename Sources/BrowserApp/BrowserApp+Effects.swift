@@ -58,12 +58,16 @@ extension BrowserApp {
   }
 
   /// Opens a file: suspends the terminal, runs the opener with an argv, resumes, records the use.
-  func openItem(_ item: Item, domain domainID: DomainIdentifier) {
+  func openItem(_ item: Item, domain domainID: DomainIdentifier, argv given: [[UInt8]]? = nil) {
     guard let domain = services.registry.domain(domainID) else { return }
     let argv: [[UInt8]]
-    do throws(ProviderError) { argv = try services.openers.argv(for: item) } catch {
-      send(.operationFailed(error))
-      return
+    if let given {
+      argv = given
+    } else {
+      do throws(ProviderError) { argv = try services.openers.argv(for: item) } catch {
+        send(.operationFailed(error))
+        return
+      }
     }
     terminal.suspend()
     let services = self.services
@@ -144,6 +148,18 @@ extension BrowserApp {
         let n = try await s.items.emptyTrash(in: try s.registry.require(d))
         return .operationSucceeded(message: "Deleted \(n) item\(n == 1 ? "" : "s") forever", reload: true, select: nil)
       }
+    case .move(let items, let folder, let d):
+      background(retry: (d, effect)) { s throws(ProviderError) in
+        let dom = try s.registry.require(d)
+        let target = try await dom.provider.item(at: folder.path)
+        for item in items { _ = try await s.items.move(item, to: target, in: dom) }
+        let what = items.count == 1 ? items[0].filename.displayString : "\(items.count) items"
+        return .operationSucceeded(message: "Moved \(what) to \(folder.path.displayString)", reload: true, select: nil)
+      }
+    case .enumerateFolders(let ticket, let folder):
+      enumerateFolders(ticket: ticket, folder: folder)
+    case .openWith(let item, let program, let d):
+      openItem(item, domain: d, argv: [Array(program.utf8), Array("--".utf8), item.path.bytes])
     case .makeFolder(let name, let folder):
       background(retry: (folder.domain, effect)) { s throws(ProviderError) in
         let dom = try s.registry.require(folder.domain)
@@ -175,6 +191,36 @@ extension BrowserApp {
       }
     default:
       break
+    }
+  }
+
+  /// The folders of a folder for Move To…: listed folders first, so listing stops at the first file
+  /// however large the folder.
+  func enumerateFolders(ticket: UInt64, folder: FolderLocation) {
+    guard let domain = services.registry.domain(folder.domain) else { return }
+    let provider = domain.provider
+    Task.detached {
+      do throws(ProviderError) {
+        let container: ItemIdentifier
+        if let id = folder.identifier {
+          container = id
+        } else {
+          container = try await provider.item(at: folder.path).identifier
+        }
+        var page: Page? = nil
+        repeat {
+          let result = try await provider.enumerate(
+            EnumerationRequest(container: container, sort: ItemSort(key: .name, ascending: true, foldersFirst: true), suggestedPageSize: 200),
+            page: page, progress: { _ in })
+          let folders = result.items.filter(\.isFolder)
+          let done = result.nextPage == nil || folders.count < result.items.count
+          await MainActor.run { self.send(.foldersLoaded(ticket: ticket, folders: folders, isComplete: done)) }
+          if done { break }
+          page = result.nextPage
+        } while page != nil
+      } catch {
+        await MainActor.run { self.send(.foldersFailed(ticket: ticket, error)) }
+      }
     }
   }
 }

@@ -27,6 +27,9 @@ public final class BrowserApp {
   var eventsTask: Task<Void, Never>?
   var backgroundJobs: Set<Int> = []
   var nextBackground = 0
+  /// Called with the new state after every action is reduced (tests check invariants that must
+  /// hold at every step, not only at the moments they look).
+  public var didReduce: (@MainActor (AppState) -> Void)?
 
   public init(state: AppState, terminal: any TerminalDevice, services: AppServices) {
     self.state = state
@@ -89,6 +92,7 @@ public final class BrowserApp {
   func reduce(_ action: Action) {
     let effects = state.reduce(action)
     dirty = true
+    didReduce?(state)
     perform(effects)
   }
 

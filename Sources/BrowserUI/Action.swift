@@ -21,5 +21,7 @@ public enum Action: Sendable {
   case authenticationRequired(DomainIdentifier, retry: [Effect], reason: String)
   case authenticated(DomainIdentifier)
   case authenticationFailed(DomainIdentifier, ProviderError)
+  case foldersLoaded(ticket: UInt64, folders: [Item], isComplete: Bool)
+  case foldersFailed(ticket: UInt64, ProviderError)
   case tick
 }

@@ -25,8 +25,10 @@ extension AppState {
     }
     let single = items.count == 1
     entries.append(MenuEntry("Open", key: "enter", .open))
+    if single && !items[0].isFolder { entries.append(MenuEntry("Open With…", key: "o", .openWith)) }
     if single { entries.append(MenuEntry("Info", key: "i", .info)) }
     if single { entries.append(MenuEntry("Rename…", key: "r", .rename)) }
+    entries.append(MenuEntry("Move To…", key: "M", .moveTo))
     entries.append(MenuEntry("Tags…", key: "t", .tags))
     let allFavorite = items.allSatisfy(\.isFavorite)
     entries.append(MenuEntry(allFavorite ? "Unfavorite" : "Favorite", key: "f", .favorite(!allFavorite)))
@@ -87,7 +89,10 @@ extension AppState {
       overlay = .prompt(PromptState(title: "New folder", purpose: .newFolder(f), editor: LineEditor("untitled folder")))
       return []
     case .moveTo:
-      message = StatusMessage("Move: mark items, then use `folio mv` (the folder picker is not built yet)")
+      return openFolderPicker(items: items, domain: d)
+    case .openWith:
+      guard let item = items.first, items.count == 1, !item.isFolder else { return [] }
+      overlay = .prompt(PromptState(title: "Open with (a program name)", purpose: .openWith(item, d), editor: LineEditor("")))
       return []
     case .custom(let id):
       return [.runAction(id, items, d)]
@@ -111,6 +116,8 @@ extension AppState {
     switch o {
     case .auth(let a):
       return handleAuthKey(key, a)
+    case .folderPicker(let p):
+      return handleFolderPickerKey(key, p)
     case .menu(var m):
       switch key {
       case .escape, .character("q"), .character("m"), .menu: overlay = nil
@@ -237,6 +244,11 @@ extension AppState {
       let name = String(text.drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
       guard !name.isEmpty else { return [] }
       return [.setTags(items, add: [name], remove: [], d)]
+    case .openWith(let item, let d):
+      overlay = nil
+      let program = String(text.drop(while: { $0 == " " }))
+      guard !program.isEmpty else { return [] }
+      return [.openWith(item, program: program, d)]
     case .filter:
       overlay = nil
       return []

@@ -95,6 +95,8 @@ extension AppState {
       return []
     case .authenticationRequired, .authenticated, .authenticationFailed:
       return reduceAuthentication(action)
+    case .foldersLoaded, .foldersFailed:
+      return reduceFolderPicker(action)
     }
   }
 

@@ -21,5 +21,9 @@ public enum Effect: Sendable, Equatable {
   case search(String)
   case refreshSidebar
   case authenticate(DomainIdentifier, user: String, secret: String)
+  /// List the folders of a folder for the Move To picker (folders first, so the app stops at the first file).
+  case enumerateFolders(ticket: UInt64, FolderLocation)
+  case move([Item], to: FolderLocation, DomainIdentifier)
+  case openWith(Item, program: String, DomainIdentifier)
   case quit
 }

@@ -2,7 +2,7 @@ import ProviderAPI
 
 /// What a menu entry does.
 public enum MenuCommand: Sendable, Equatable {
-  case open, info, rename, moveTo, tags, favorite(Bool), delete
+  case open, openWith, info, rename, moveTo, tags, favorite(Bool), delete
   case restore, deleteNow, emptyTrash
   case newFolder
   case custom(ActionIdentifier)
@@ -68,6 +68,7 @@ public enum PromptPurpose: Sendable, Equatable {
   case rename(Item, DomainIdentifier)
   case newFolder(FolderLocation)
   case newTag([Item], DomainIdentifier)
+  case openWith(Item, DomainIdentifier)
   case filter
   case search
 }
@@ -132,8 +133,23 @@ public struct AuthPromptState: Sendable, Equatable {
   }
 }
 
+/// Move To…: a folder picker that browses a location's folders, page by page.
+public struct FolderPickerState: Sendable, Equatable {
+  public var items: [Item]
+  public var domain: DomainIdentifier
+  public var folder: FolderLocation
+  /// The folders of `folder` loaded so far.
+  public var folders: [Item] = []
+  public var ticket: UInt64
+  public var isLoading = true
+  /// Row 0 is "Move here"; folder k is row k + 1.
+  public var cursor = 0
+  public var error: String?
+}
+
 public enum Overlay: Sendable, Equatable {
   case auth(AuthPromptState)
+  case folderPicker(FolderPickerState)
   case menu(MenuState)
   case prompt(PromptState)
   case confirm(ConfirmState)

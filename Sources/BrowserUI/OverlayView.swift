@@ -4,6 +4,8 @@ import ProviderAPI
 enum OverlayView {
   static func draw(_ o: Overlay, _ s: AppState, _ g: Glyphs, _ screen: inout Screen) {
     switch o {
+    case .folderPicker(let p):
+      FolderPickerView.draw(p, s, g, &screen)
     case .auth(let a):
       let w = min(s.width - 2, 52)
       let h = a.error == nil ? 7 : 8
