@@ -73,13 +73,16 @@ struct ThemeDecoder {
     }
     if let value = document["extends"] {
       guard case .string(let name) = value, !ThemeColor.trimmed(name).isEmpty else {
-        throw error("extends", "expected the name of a theme (extends = \"default-dark\"), found \(value.kindDescription)")
+        let found = value.kindDescription
+        throw error("extends", "expected the name of a theme (extends = \"default-dark\"), found \(found)")
       }
       definition.extends = ThemeColor.trimmed(name)
       definition.extendsLine = locator.line(of: "extends")
     }
     if let value = document["description"] {
-      guard case .string = value else { throw error("description", "expected a string, found \(value.kindDescription)") }
+      guard case .string = value else {
+        throw error("description", "expected a string, found \(value.kindDescription)")
+      }
     }
     if let value = document["roles"] {
       guard case .table(let roles) = value else {
@@ -147,10 +150,8 @@ struct ThemeDecoder {
       }
       return patch
     default:
-      throw error(
-        path,
-        "expected a table such as { fg = \"black\", bg = \"#5fafff\", bold = true } or a color, found \(value.kindDescription)"
-      )
+      let example = "{ fg = \"black\", bg = \"#5fafff\", bold = true }"
+      throw error(path, "expected a table such as \(example) or a color, found \(value.kindDescription)")
     }
   }
 
@@ -199,7 +200,8 @@ struct ThemeDecoder {
       var list: [String] = []
       for element in elements {
         guard case .string(let s) = element else {
-          throw error(path, "expected attribute names such as [\"reverse\", \"bold\"], found \(element.kindDescription) in the array")
+          let found = element.kindDescription
+          throw error(path, "expected attribute names such as [\"reverse\", \"bold\"], found \(found) in the array")
         }
         list.append(s)
       }
@@ -210,7 +212,8 @@ struct ThemeDecoder {
     var attributes: CellAttributes = []
     for name in names where name != "none" {
       guard let a = CellAttributes.themeNames.first(where: { $0.name == name.lowercased() })?.attribute else {
-        throw error(path, "unknown attribute \"\(name)\" (expected: \(CellAttributes.themeNames.map(\.name).joined(separator: ", ")))")
+        let names = CellAttributes.themeNames.map(\.name).joined(separator: ", ")
+        throw error(path, "unknown attribute \"\(name)\" (expected: \(names))")
       }
       attributes.insert(a)
     }

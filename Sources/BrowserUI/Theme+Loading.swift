@@ -151,7 +151,7 @@ extension Theme {
     return Theme(name: displayName, source: chain[0].source, styles: styles, monochrome: monochrome)
   }
 
-  /// Parses the text of a theme file that extends nothing (or only built-in themes).
+  /// Parses the text of a theme file (a theme being edited, a test).
   ///
   /// - Parameters:
   ///   - text: the TOML text.
@@ -195,7 +195,7 @@ extension Theme {
       guard !visited.contains(name) else { return nil }
       switch ThemeFiles.readFile(name) {
       case .missing: return nil
-      case .failed(let reason): throw ThemeError(file: name, line: nil, key: nil, reason: "cannot read the theme: \(reason)")
+      case .failed(let reason): throw unreadable(name, reason)
       case .read(let bytes): return .file(path: name, bytes: bytes)
       }
     }
@@ -205,7 +205,7 @@ extension Theme {
       if visited.contains(path) { continue }
       switch ThemeFiles.readFile(path) {
       case .missing: continue
-      case .failed(let reason): throw ThemeError(file: path, line: nil, key: nil, reason: "cannot read the theme: \(reason)")
+      case .failed(let reason): throw unreadable(path, reason)
       case .read(let bytes): return .file(path: path, bytes: bytes)
       }
     }
@@ -216,6 +216,10 @@ extension Theme {
       return .builtInMonochrome
     default: return nil
     }
+  }
+
+  private static func unreadable(_ path: String, _ reason: String) -> ThemeError {
+    ThemeError(file: path, line: nil, key: nil, reason: "cannot read the theme: \(reason)")
   }
 
   private static func notFound(_ name: String, searchPaths: [String]) -> String {

@@ -15,8 +15,15 @@ extension NCursesTerminal {
   /// back, so the app redraws everything. When Folio was started without job control (SIGTSTP
   /// ignored) Ctrl-Z is ignored. An escape sequence ncurses does not know (ctrl-arrows on some
   /// terminals) is swallowed rather than delivered as Esc followed by letters that are bindings.
+  ///
+  /// While the terminal is suspended (an opener has it) nothing is read — the keys are the
+  /// opener's — but the call still waits up to the timeout, so a loop polling keys does not spin.
   public func readKey(timeoutMilliseconds: Int) -> KeyEvent? {
-    guard !shutDown, !suspended else { return nil }
+    guard !shutDown else { return nil }
+    guard !suspended else {
+      if timeoutMilliseconds > 0 { usleep(UInt32(min(timeoutMilliseconds, 1000)) * 1000) }
+      return nil
+    }
     if !pendingKeys.isEmpty { return pendingKeys.removeFirst() }
     wtimeout(window, timeoutMilliseconds < 0 ? -1 : Int32(clamping: timeoutMilliseconds))
     guard let input = nextInput() else { return nil }
@@ -138,11 +145,16 @@ extension NCursesTerminal {
     return nil
   }
 
-  /// Ctrl-Z: give the terminal back, stop like a shell job (the whole process group, as ncurses
-  /// and vi do), and on SIGCONT take the terminal back and ask the app for a full redraw.
+  /// Ctrl-Z: give the terminal back, stop like a shell job, and on SIGCONT take the terminal back
+  /// and ask the app for a full redraw.
   ///
-  /// SIGTSTP is set to its default for the stop itself: ncurses' own handler would otherwise run
-  /// endwin a second time and redraw the old screen.
+  /// SIGTSTP is set to its default for the stop itself, since ncurses' own handler would run
+  /// endwin a second time — on whatever thread the kernel picks, concurrently with this one. The
+  /// signal is sent with `raise`, which directs it at the calling thread: the kernel stops the
+  /// process before `raise` returns, so ncurses' handler is put back only after `fg`. (`kill(0, …)`
+  /// makes it a process signal that another thread may take later, after the handler is back.)
+  /// Only this process stops, as with ncurses' own handler; `swift run` execs the program, so
+  /// Folio is its job's only process.
   private func stopForShell() -> KeyEvent? {
     guard !TerminalSignals.stopIsIgnored else { return nil }
     suspend()
@@ -151,7 +163,11 @@ extension NCursesTerminal {
     sigemptyset(&stopDefault.sa_mask)
     var saved = sigaction()
     sigaction(SIGTSTP, &stopDefault, &saved)
-    kill(0, SIGTSTP)
+    var unblock = sigset_t()
+    sigemptyset(&unblock)
+    sigaddset(&unblock, SIGTSTP)
+    pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
+    raise(SIGTSTP)
     // Execution continues here after `fg` (SIGCONT).
     sigaction(SIGTSTP, &saved, nil)
     resume()

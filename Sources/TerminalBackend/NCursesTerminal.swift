@@ -30,7 +30,7 @@ public struct TerminalError: Error, Sendable, Equatable, CustomStringConvertible
 ///
 /// Modes: `raw()` rather than `cbreak()`, so Ctrl-C, Ctrl-\ and Ctrl-Z reach Folio as keys and no
 /// keystroke kills it mid-write: Ctrl-C is `.control("c")` for the key map, and Ctrl-Z is handled
-/// here (suspend, stop the process group, full redraw after `fg`; see NCursesTerminal+Keys.swift).
+/// here (suspend, stop like a shell job, full redraw after `fg`; see NCursesTerminal+Keys.swift).
 /// `noecho`, `nonl` (Enter arrives as \r), `keypad` (arrows as KEY_* codes), a hidden cursor and a
 /// 25 ms escape delay, so Esc answers at once and arrow sequences still parse over ssh.
 ///

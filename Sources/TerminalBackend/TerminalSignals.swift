@@ -79,7 +79,7 @@ enum TerminalSignals {
 
     var current = sigaction()
     sigaction(SIGTSTP, nil, &current)
-    stopIsIgnored = unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
+    stopIsIgnored = isIgnored(current)
 
     var blocked = sigset_t()
     sigemptyset(&blocked)
@@ -93,7 +93,7 @@ enum TerminalSignals {
       var old = sigaction()
       sigaction(sig, nil, &old)
       // A signal ignored by whoever started Folio (nohup) stays ignored.
-      if unsafeBitCast(old.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) {
+      if isIgnored(old) {
         previous[Int(sig)] = old
         continue
       }
@@ -135,6 +135,10 @@ enum TerminalSignals {
     for sig in endingSignals + fatalSignals { sigaction(sig, previous + Int(sig), nil) }
   }
 
+  private static func isIgnored(_ action: sigaction) -> Bool {
+    unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
+  }
+
   /// Writes the restore bytes and puts the saved termios back. Async-signal-safe.
   static func restoreTerminal() {
     let s = state
@@ -167,8 +171,10 @@ private let endingSignalHandler: @convention(c) (Int32) -> Void = { sig in
 }
 
 /// A crash: restore, then let the previous handler (or the default action) have the signal.
-private let fatalSignalHandler: @convention(c) (Int32, UnsafeMutablePointer<siginfo_t>?, UnsafeMutableRawPointer?) -> Void = {
-  sig, info, _ in
+private typealias InfoHandler = @convention(c) (
+  Int32, UnsafeMutablePointer<siginfo_t>?, UnsafeMutableRawPointer?
+) -> Void
+private let fatalSignalHandler: InfoHandler = { sig, info, _ in
   let s = TerminalSignals.state
   if s.pointee.mode == TerminalSignals.active {
     s.pointee.mode = TerminalSignals.inactive

@@ -73,7 +73,8 @@ private func loadError(_ text: String, others: [String: String] = [:]) throws ->
     #expect(dark.styles.count == StyleRole.allCases.count)
     let mono = try Theme.load(named: "monochrome", searchPaths: [])
     #expect(mono.source == "<built-in monochrome>")
-    #expect(mono.style(for: .listSelected) == ThemeStyle(foreground: .default, background: .default, attributes: [.reverse]))
+    let reversed = ThemeStyle(foreground: .default, background: .default, attributes: [.reverse])
+    #expect(mono.style(for: .listSelected) == reversed)
   }
 
   @Test func monochromeFileSpellsOutTheDefaultMonochromeEmphasis() throws {
@@ -134,7 +135,8 @@ private func loadError(_ text: String, others: [String: String] = [:]) throws ->
 
   @Test func searchPathsFindTheSourceTreeAboveTheExecutable() {
     let root = URL(fileURLWithPath: repositoryThemes).deletingLastPathComponent().path
-    let paths = Theme.searchPaths(environment: [:], executablePath: root + "/.build/x86_64-unknown-linux-gnu/debug/folio")
+    let executable = root + "/.build/x86_64-unknown-linux-gnu/debug/folio"
+    let paths = Theme.searchPaths(environment: [:], executablePath: executable)
     #expect(paths.last == repositoryThemes)
     #expect(paths.contains(root + "/.build/x86_64-unknown-linux-gnu/share/folio/themes"))
     // This test process runs from .build too.
@@ -192,6 +194,16 @@ private func loadError(_ text: String, others: [String: String] = [:]) throws ->
     let theme = try Theme.load(named: "m", searchPaths: [dir, repositoryThemes])
     #expect(theme.monochromeAttributes(for: .listSelected) == [.underline, .bold])
     #expect(theme.monochromeAttributes(for: .menuSelected) == [.reverse])
+  }
+
+  @Test func parsesTextThatExtendsAShippedTheme() throws {
+    let theme = try Theme.parse(
+      "extends = \"light\"\n[roles]\nerror = { fg = \"#ff0000\" }\n", file: "mine.toml",
+      searchPaths: [repositoryThemes])
+    #expect(theme.name == "mine")
+    #expect(theme.style(for: .error).foreground == .rgb(red: 255, green: 0, blue: 0))
+    #expect(theme.style(for: .error).background == .indexed(231))
+    #expect(throws: ThemeError.self) { try Theme.parse("extends = \"nope\"\n", file: "x.toml", searchPaths: []) }
   }
 
   @Test func aPathLoadsAFileDirectly() throws {
@@ -366,7 +378,8 @@ private func loadError(_ text: String, others: [String: String] = [:]) throws ->
   }
 
   @Test func styleIndexesPreferTheThemesSixteenColorChoice() {
-    let style = ThemeStyle(foreground: .indexed(135), background: .rgb(red: 0, green: 0, blue: 0), foreground16: .magenta)
+    let style = ThemeStyle(
+      foreground: .indexed(135), background: .rgb(red: 0, green: 0, blue: 0), foreground16: .magenta)
     #expect(style.foregroundIndex(forColors: 256) == 135)
     #expect(style.foregroundIndex(forColors: 16) == 5)
     #expect(style.foregroundIndex(forColors: 8) == 5)
