@@ -20,6 +20,21 @@ extension AppState {
     }
     pendingKey = nil
     if message != nil { message = nil }
+    if key == .escape {
+      // Esc steps back out of a state: a tag filter or a search in Recents, marks in Browse.
+      if tab == .recents, recents.tagFilter != nil || recents.search != nil {
+        recents.tagFilter = nil
+        recents.search = nil
+        recents.searchResults = nil
+        recents.cursor = 0
+        recents.top = 0
+        return [.loadRecents(tag: nil)]
+      }
+      if tab == .browse, !browse.marked.isEmpty {
+        browse.marked = []
+        return []
+      }
+    }
     guard let command = keyMap.command(for: key) else { return [] }
     return perform(command)
   }
