@@ -42,7 +42,8 @@ public final class BrowserApp {
     pending.append(action)
   }
 
-  /// Runs until the user quits. The terminal is restored by the caller (`shutdown`) in a defer.
+  /// Runs until the user quits (or the task running it is cancelled). The terminal is restored by
+  /// the caller (`shutdown`) in a defer.
   public func run() async {
     let size = terminal.size
     state.width = size.width
@@ -50,7 +51,7 @@ public final class BrowserApp {
     startEnumerationEvents()
     perform(state.start())
     var lastTick = Date()
-    while running {
+    while running && !Task.isCancelled {
       await drain()
       if dirty {
         terminal.present(AppView.render(state))
