@@ -77,7 +77,9 @@ let package = Package(
       swiftSettings: strict),
     .testTarget(name: "FolioConfigTests", dependencies: ["FolioConfig", "ProviderAPI"], swiftSettings: strict),
     .testTarget(name: "FolioEndToEndTests", dependencies: ["ProviderAPI"], swiftSettings: strict),
-    .testTarget(name: "BrowserUITests", dependencies: ["BrowserUI", "ProviderAPI", "TestSupport"], swiftSettings: strict),
+    .testTarget(
+      name: "BrowserUITests", dependencies: ["BrowserUI", "ProviderAPI", "TestSupport"], exclude: ["Snapshots"],
+      swiftSettings: strict),
     .testTarget(
       name: "BrowserAppTests",
       dependencies: ["BrowserApp", "BrowserUI", "ProviderAPI", "ProviderCore", "WorkingSetIndex", "TestSupport"],

@@ -5,6 +5,7 @@ import ProviderAPI
 public enum AppView {
   public static func render(_ state: AppState) -> Screen {
     var screen = Screen(width: state.width, height: state.height)
+    screen.asciiOnly = state.ascii
     guard state.width >= 10, state.height >= 4 else {
       screen.put("Folio: too small", x: 0, y: 0, role: .statusError, ascii: state.ascii)
       return screen

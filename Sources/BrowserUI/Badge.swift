@@ -6,6 +6,8 @@ public enum Badge: Sendable, Equatable {
   case none, notDownloaded, downloading, uploading, queued, error, conflict, pinned, excluded
 
   public static func of(_ item: Item) -> Badge {
+    // File Provider reports an item kept out of sync as an upload error with this code.
+    if item.uploadingError?.code == .excludedFromSync { return .excluded }
     if item.uploadingError != nil || item.downloadingError != nil { return .error }
     if item.decorations.contains(DecorationIdentifier("conflict")) { return .conflict }
     if item.isUploading { return .uploading }

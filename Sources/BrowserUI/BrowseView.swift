@@ -42,14 +42,19 @@ enum BrowseView {
     if c.date > 0 { screen.put(isTrash(b) ? "  Deleted" : "  Modified", x: cx, y: 2, maxWidth: c.date, role: .columnHeader); cx += c.date }
     if c.kind > 0 { screen.put("  Kind", x: cx, y: 2, maxWidth: c.kind, role: .columnHeader) }
     // Rows.
-    let h = s.listHeight - 1
+    // Rows 3 … height-2: as many as the reducer scrolls by (listHeight), so the cursor is always drawn.
+    let h = max(0, s.height - 4)
     if let error = b.error, b.list.isEmpty {
       screen.put(" " + TerminalText.escape(error.message), x: x, y: 3, maxWidth: width, role: .error, ascii: s.ascii)
       if let r = error.recoverySuggestion { screen.put(" " + r, x: x, y: 4, maxWidth: width, role: .dim, ascii: s.ascii) }
       return
     }
     if b.list.isEmpty && !b.isLoading && b.list.complete {
-      screen.put(b.filter == nil ? " (empty folder)" : " (nothing matches)", x: x, y: 3, maxWidth: width, role: .dim, ascii: s.ascii)
+      screen.put(" (empty folder)", x: x, y: 3, maxWidth: width, role: .dim, ascii: s.ascii)
+      return
+    }
+    if b.filter != nil && s.browseCount == 0 {
+      screen.put(" (nothing matches)", x: x, y: 3, maxWidth: width, role: .dim, ascii: s.ascii)
       return
     }
     for row in 0..<h {

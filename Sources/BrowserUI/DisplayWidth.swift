@@ -33,6 +33,7 @@ public enum DisplayWidth {
     guard columns > 0 else { return "" }
     if width(of: s) <= columns { return s }
     let ew = width(of: ellipsis)
+    if columns == ew { return ellipsis }
     guard columns > ew else { return String(repeating: ".", count: columns) }
     var out = ""
     var used = 0

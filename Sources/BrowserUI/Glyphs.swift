@@ -8,8 +8,8 @@ public struct Glyphs: Sendable, Equatable {
   public var folderSuffix: String
 
   public static let unicode = Glyphs(
-    notDownloaded: "☁", downloading: "↓", uploading: "↑", queued: "…", error: "!", conflict: "⚠", shared: "⇄",
-    pinned: "●", favorite: "★", tagDot: "●", excluded: "⊘", marked: "▌", ellipsis: "…", separator: "│",
+    notDownloaded: "☁", downloading: "↓", uploading: "↑", queued: "◷", error: "!", conflict: "⚠", shared: "⇄",
+    pinned: "⤓", favorite: "★", tagDot: "●", excluded: "⊘", marked: "▌", ellipsis: "…", separator: "│",
     boxTopLeft: "┌", boxTopRight: "┐", boxBottomLeft: "└", boxBottomRight: "┘", boxHorizontal: "─", boxVertical: "│",
     spinner: ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"], folderSuffix: "/")
 

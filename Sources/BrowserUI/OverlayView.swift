@@ -5,14 +5,21 @@ enum OverlayView {
   static func draw(_ o: Overlay, _ s: AppState, _ g: Glyphs, _ screen: inout Screen) {
     switch o {
     case .folderPicker(let p):
-      FolderPickerView.draw(p, s, g, &screen)
+      // FolderPickerView needs 6 rows (it lays out height - 4 folder rows); below that, a stub.
+      if s.height >= 6 {
+        FolderPickerView.draw(p, s, g, &screen)
+      } else {
+        let (bx, by) = box(&screen, s, g, width: s.width - 2, height: 3, title: "Move To", role: .menu)
+        screen.put("too small", x: bx + 1, y: by + 1, maxWidth: s.width - 4, role: .menuDisabled, ascii: s.ascii)
+      }
     case .auth(let a):
       let w = min(s.width - 2, 52)
-      let h = a.error == nil ? 7 : 8
+      let h = fitted(height: a.error == nil ? 7 : 8, s)
       let (bx, by) = box(&screen, s, g, width: w, height: h, title: "Sign in to " + TerminalText.escape(a.locationName), role: .prompt)
       let field = w - 16
       for (i, label) in ["User", "Password"].enumerated() {
         let y = by + 1 + i * 2
+        guard y < by + h - 1 else { break }
         screen.put(label, x: bx + 2, y: y, role: .promptLabel)
         screen.fill(x: bx + 13, y: y, width: field, height: 1, role: .promptInput)
         let editor = i == 0 ? a.user : a.secret
@@ -24,22 +31,26 @@ enum OverlayView {
         }
       }
       let hint = a.isSigningIn ? "signing in…" : "tab next field · enter sign in · esc cancel"
-      screen.put(hint, x: bx + 2, y: by + 5, maxWidth: w - 4, role: .promptLabel, ascii: s.ascii)
-      if let e = a.error { screen.put(e, x: bx + 2, y: by + 6, maxWidth: w - 4, role: .error, ascii: s.ascii) }
+      if 5 < h - 1 { screen.put(hint, x: bx + 2, y: by + 5, maxWidth: w - 4, role: .promptLabel, ascii: s.ascii) }
+      if let e = a.error, 6 < h - 1 { screen.put(e, x: bx + 2, y: by + 6, maxWidth: w - 4, role: .error, ascii: s.ascii) }
     case .menu(let m):
       let lines = m.entries.map { e -> (String, String?) in (e.title, e.key) }
       let w = min(s.width - 2, max(24, DisplayWidth.width(of: m.title) + 4, (lines.map { DisplayWidth.width(of: $0.0) + ($0.1?.count ?? 0) + 6 }.max() ?? 0)))
-      let h = min(s.height - 2, lines.count + 2)
+      let h = fitted(height: min(s.height - 2, lines.count + 2), s)
       let (bx, by) = box(&screen, s, g, width: w, height: h, title: m.title)
-      for (i, (title, key)) in lines.enumerated() where i < h - 2 {
+      // A menu taller than the screen scrolls with its cursor.
+      let visible = h - 2
+      let start = max(0, min(m.cursor - visible + 1, lines.count - visible))
+      for (row, (title, key)) in lines.dropFirst(start).prefix(visible).enumerated() {
+        let i = start + row
         let role: StyleRole = i == m.cursor ? .menuSelected : .menu
-        screen.fill(x: bx + 1, y: by + 1 + i, width: w - 2, height: 1, role: role)
-        screen.put(" " + title, x: bx + 1, y: by + 1 + i, maxWidth: w - 2 - (key.map { $0.count + 2 } ?? 0), role: role, ascii: s.ascii)
-        if let key { screen.put(key, x: bx + w - 2 - key.count, y: by + 1 + i, role: i == m.cursor ? role : .menuDisabled) }
+        screen.fill(x: bx + 1, y: by + 1 + row, width: w - 2, height: 1, role: role)
+        screen.put(" " + title, x: bx + 1, y: by + 1 + row, maxWidth: w - 2 - (key.map { $0.count + 2 } ?? 0), role: role, ascii: s.ascii)
+        if let key { screen.put(key, x: bx + w - 2 - key.count, y: by + 1 + row, role: i == m.cursor ? role : .menuDisabled) }
       }
     case .prompt(let p):
       let w = min(s.width - 2, max(40, DisplayWidth.width(of: p.editor.string) + 6))
-      let h = p.error == nil ? 4 : 5
+      let h = fitted(height: p.error == nil ? 4 : 5, s)
       let (bx, by) = box(&screen, s, g, width: w, height: h, title: p.title, role: .prompt)
       let field = w - 4
       screen.fill(x: bx + 2, y: by + 1, width: field, height: 1, role: .promptInput)
@@ -60,37 +71,44 @@ enum OverlayView {
         if cell.text.isEmpty || cell.text == " " { cell.text = " " }
         screen[cx, by + 1] = cell
       }
-      screen.put("enter ok · esc cancel", x: bx + 2, y: by + 2, maxWidth: field, role: .promptLabel)
-      if let e = p.error { screen.put(e, x: bx + 2, y: by + 3, maxWidth: field, role: .error, ascii: s.ascii) }
+      if 2 < h - 1 { screen.put("enter ok · esc cancel", x: bx + 2, y: by + 2, maxWidth: field, role: .promptLabel) }
+      if let e = p.error, 3 < h - 1 { screen.put(e, x: bx + 2, y: by + 3, maxWidth: field, role: .error, ascii: s.ascii) }
     case .confirm(let c):
       let w = min(s.width - 2, max(36, DisplayWidth.width(of: c.message) + 4))
-      let (bx, by) = box(&screen, s, g, width: w, height: 4, title: "Confirm", role: .prompt)
+      let h = fitted(height: 4, s)
+      let (bx, by) = box(&screen, s, g, width: w, height: h, title: "Confirm", role: .prompt)
       screen.put(c.message, x: bx + 2, y: by + 1, maxWidth: w - 4, role: .prompt, ascii: s.ascii)
-      screen.put("enter/y \(c.confirmTitle) · esc/n Cancel", x: bx + 2, y: by + 2, maxWidth: w - 4, role: .promptLabel)
+      if 2 < h - 1 { screen.put("enter/y \(c.confirmTitle) · esc/n Cancel", x: bx + 2, y: by + 2, maxWidth: w - 4, role: .promptLabel) }
     case .info(let item, let location):
       let rows = InfoRows.rows(item, location: location, s)
       let w = min(s.width - 2, max(44, (rows.map { DisplayWidth.width(of: $0.1) }.max() ?? 0) + 18))
-      let h = min(s.height - 2, rows.count + 3)
+      let h = fitted(height: min(s.height - 2, rows.count + 3), s)
       let (bx, by) = box(&screen, s, g, width: w, height: h, title: "Info", role: .menu)
-      for (i, (k, v)) in rows.enumerated() where i < h - 3 {
-        screen.put(DisplayWidth.pad(k, to: 14), x: bx + 2, y: by + 1 + i, role: .menuHeading)
+      // The footer only when there is a row for it below the fields.
+      let footer = h >= 4
+      for (i, (k, v)) in rows.enumerated() where i < h - (footer ? 3 : 2) {
+        screen.put(DisplayWidth.pad(k, to: 14), x: bx + 2, y: by + 1 + i, maxWidth: w - 3, role: .menuHeading)
         screen.put(v, x: bx + 16, y: by + 1 + i, maxWidth: w - 18, role: .menu, ascii: s.ascii)
       }
-      screen.put("any key closes", x: bx + 2, y: by + h - 2, role: .menuDisabled)
+      if footer { screen.put("any key closes", x: bx + 2, y: by + h - 2, maxWidth: w - 4, role: .menuDisabled) }
     case .help(let top):
       let rows = Command.allCases.map { (s.keyMap.keys(for: $0).joined(separator: " "), $0.help) }
       let w = min(s.width - 2, 64)
-      let h = min(s.height - 2, rows.count + 3)
+      let h = fitted(height: min(s.height - 2, rows.count + 3), s)
       let (bx, by) = box(&screen, s, g, width: w, height: h, title: "Keys", role: .help)
-      let start = min(top, max(0, rows.count - (h - 3)))
-      for (i, (k, v)) in rows.dropFirst(start).enumerated() where i < h - 3 {
-        screen.put(DisplayWidth.pad(k, to: 22), x: bx + 2, y: by + 1 + i, maxWidth: 22, role: .helpKey, ascii: s.ascii)
-        screen.put(v, x: bx + 25, y: by + 1 + i, maxWidth: w - 27, role: .help, ascii: s.ascii)
+      let footer = h >= 4
+      let visible = h - (footer ? 3 : 2)
+      let start = min(top, max(0, rows.count - visible))
+      // Narrow boxes give the keys less room; the descriptions follow them.
+      let keyWidth = min(22, max(1, (w - 5) / 2))
+      for (i, (k, v)) in rows.dropFirst(start).prefix(visible).enumerated() {
+        screen.put(DisplayWidth.pad(k, to: keyWidth), x: bx + 2, y: by + 1 + i, maxWidth: keyWidth, role: .helpKey, ascii: s.ascii)
+        screen.put(v, x: bx + 3 + keyWidth, y: by + 1 + i, maxWidth: w - 4 - keyWidth, role: .help, ascii: s.ascii)
       }
-      screen.put("j/k scroll · any other key closes", x: bx + 2, y: by + h - 2, maxWidth: w - 4, role: .menuDisabled)
+      if footer { screen.put("j/k scroll · any other key closes", x: bx + 2, y: by + h - 2, maxWidth: w - 4, role: .menuDisabled) }
     case .tagPicker(let t):
       let w = min(s.width - 2, 36)
-      let h = min(s.height - 2, t.tags.count + 3)
+      let h = fitted(height: min(s.height - 2, t.tags.count + 3), s)
       let (bx, by) = box(&screen, s, g, width: w, height: h, title: "Tags", role: .menu)
       let rows = t.tags.map { ($0.name, $0.mark) }
       let visible = h - 2
@@ -106,15 +124,20 @@ enum OverlayView {
         }
         guard let (name, mark) = rows[safe: index] else { continue }
         let box = mark == .all ? "[x]" : mark == .some ? "[-]" : "[ ]"
-        screen.put(" " + box + " ", x: bx + 1, y: y, role: role)
-        screen.put(g.tagDot, x: bx + 6, y: y, role: index == t.cursor ? role : Badge.tagRole(name), ascii: s.ascii)
-        screen.put(" " + TerminalText.escape(name), x: bx + 7, y: y, maxWidth: w - 9, role: role, ascii: s.ascii)
+        screen.put(" " + box + " ", x: bx + 1, y: y, maxWidth: w - 2, role: role)
+        if w > 8 {
+          screen.put(g.tagDot, x: bx + 6, y: y, role: index == t.cursor ? role : Badge.tagRole(name), ascii: s.ascii)
+          screen.put(" " + TerminalText.escape(name), x: bx + 7, y: y, maxWidth: w - 8, role: role, ascii: s.ascii)
+        }
       }
     case .sortPicker(let cursor):
       let options = AppState.sortOptions
-      let w = 30
-      let (bx, by) = box(&screen, s, g, width: w, height: options.count + 2, title: "Sort by", role: .menu)
-      for (i, (title, option)) in options.enumerated() {
+      let w = min(s.width - 2, 30)
+      let h = fitted(height: min(s.height - 2, options.count + 2), s)
+      let (bx, by) = box(&screen, s, g, width: w, height: h, title: "Sort by", role: .menu)
+      let visible = h - 2
+      let start = max(0, min(cursor - visible + 1, options.count - visible))
+      for (i, (title, option)) in options.enumerated() where i >= start && i < start + visible {
         let role: StyleRole = i == cursor ? .menuSelected : .menu
         var check = "  "
         switch option {
@@ -122,11 +145,15 @@ enum OverlayView {
         case .reverse: check = s.sort.ascending ? "  " : (s.ascii ? "x " : "✓ ")
         case .foldersFirst: check = s.sort.foldersFirst ? (s.ascii ? "x " : "✓ ") : "  "
         }
-        screen.fill(x: bx + 1, y: by + 1 + i, width: w - 2, height: 1, role: role)
-        screen.put(" " + check + title, x: bx + 1, y: by + 1 + i, maxWidth: w - 2, role: role, ascii: s.ascii)
+        screen.fill(x: bx + 1, y: by + 1 + i - start, width: w - 2, height: 1, role: role)
+        screen.put(" " + check + title, x: bx + 1, y: by + 1 + i - start, maxWidth: w - 2, role: role, ascii: s.ascii)
       }
     }
   }
+
+  /// The height a box of `height` rows gets on this screen (what `box` draws): at least 3, at
+  /// most the screen. Views lay out their rows inside this, never inside what they asked for.
+  static func fitted(height: Int, _ s: AppState) -> Int { max(3, min(height, s.height)) }
 
   /// Draws a bordered box centred on the screen; returns its top-left corner.
   static func box(_ screen: inout Screen, _ s: AppState, _ g: Glyphs, width: Int, height: Int, title: String, role: StyleRole = .menu) -> (Int, Int) {
@@ -176,7 +203,7 @@ enum InfoRows {
       r.append(("Last error", TerminalText.escape(e.message)))
       if let rec = e.recoverySuggestion { r.append(("Recovery", rec)) }
     }
-    r.append(("Version", item.version.displayString))
+    if item.version != .empty { r.append(("Version", item.version.displayString)) }
     r.append(("Identifier", TerminalText.escape(item.identifier.rawValue)))
     return r
   }

@@ -20,7 +20,7 @@ enum RecentsView {
       screen.put(text, x: x, y: 3, maxWidth: width, role: .dim, ascii: s.ascii)
       return
     }
-    for row in 0..<(s.listHeight - 1) {
+    for row in 0..<max(0, s.height - 4) {
       let i = s.recents.top + row
       guard let r = rows[safe: i] else { break }
       let y = 3 + row
@@ -31,14 +31,16 @@ enum RecentsView {
       screen.put(badge.glyph(g), x: x + 1, y: y, role: selected ? base : badge.role, ascii: s.ascii)
       var name = r.item.filename.displayString + (r.item.isFolder ? g.folderSuffix : "")
       if r.isDeleted { name += " (deleted)" }
-      var used = screen.put(name, x: x + 3, y: y, maxWidth: nameWidth - 2, role: selected ? base : (r.isDeleted ? .listDimmed : (r.item.isFolder ? .listFolder : .listRow)), ascii: s.ascii)
+      var marks: [(String, StyleRole)] = r.item.isFavorite ? [(g.favorite, .badgeFavorite)] : []
+      for t in r.item.tags.prefix(3) { marks.append((g.tagDot, Badge.tagRole(t))) }
+      // The name leaves room for its marks and a space before the Where column.
+      let marksWidth = marks.isEmpty ? 0 : marks.count + 1
+      var used = screen.put(
+        name, x: x + 3, y: y, maxWidth: max(1, nameWidth - 1 - marksWidth),
+        role: selected ? base : (r.isDeleted ? .listDimmed : (r.item.isFolder ? .listFolder : .listRow)), ascii: s.ascii)
       used += 1
-      if r.item.isFavorite {
-        screen.put(g.favorite, x: x + 3 + used, y: y, role: selected ? base : .badgeFavorite, ascii: s.ascii)
-        used += 1
-      }
-      for t in r.item.tags.prefix(3) {
-        screen.put(g.tagDot, x: x + 3 + used, y: y, role: selected ? base : Badge.tagRole(t), ascii: s.ascii)
+      for (glyph, role) in marks {
+        screen.put(glyph, x: x + 3 + used, y: y, role: selected ? base : role, ascii: s.ascii)
         used += 1
       }
       let location = s.sidebar.locations.first { $0.domain == r.domain }?.name ?? r.domain.rawValue

@@ -1,3 +1,5 @@
+import ProviderAPI
+
 /// One cell of the terminal grid.
 ///
 /// A wide character (CJK, emoji) occupies two cells: the first holds the character with width 2,
@@ -23,6 +25,9 @@ public struct Screen: Sendable, Equatable {
   public let width: Int
   public let height: Int
   public private(set) var cells: [Cell]
+  /// Draw everything as on a terminal without UTF-8 (`--ascii`): the interface's own punctuation
+  /// (…, ·, arrows, quotes) becomes ASCII in every `put`, whatever the view passed.
+  public var asciiOnly = false
 
   public init(width: Int, height: Int) {
     self.width = max(0, width)
@@ -43,8 +48,56 @@ public struct Screen: Sendable, Equatable {
     let y1 = min(height, y + h)
     guard x0 < x1, y0 < y1 else { return }
     for yy in y0..<y1 {
-      for xx in x0..<x1 { cells[yy * width + xx] = Cell(" ", role: role) }
+      for xx in x0..<x1 { store(Cell(" ", role: role), x: xx, y: yy) }
     }
+  }
+
+  /// Stores a cell (and the continuation of a wide one), blanking what is left of any wide
+  /// character it overwrites half of: a box drawn over a CJK name must not leave half a glyph.
+  private mutating func store(_ cell: Cell, x: Int, y: Int) {
+    let row = y * width
+    if cells[row + x].isContinuation, x > 0, cells[row + x - 1].width == 2 {
+      cells[row + x - 1] = Cell(" ", role: cells[row + x - 1].role)
+    }
+    let end = x + (cell.width == 2 ? 2 : 1)
+    if end < width, cells[row + end].isContinuation {
+      cells[row + end] = Cell(" ", role: cells[row + end].role)
+    }
+    cells[row + x] = cell
+    if cell.width == 2 { cells[row + x + 1] = Cell("", width: 0, role: cell.role) }
+  }
+
+  /// Control and bidi scalars escaped as `TerminalText` would: views sanitise names themselves,
+  /// this is the last line of defence so that nothing drawn can ever reach a terminal raw.
+  static func neutralised(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: TerminalText.isUnsafe) else { return text }
+    var out = ""
+    for scalar in text.unicodeScalars {
+      if TerminalText.isUnsafe(scalar) { out += TerminalText.escape(String(scalar)) } else { out.unicodeScalars.append(scalar) }
+    }
+    return out
+  }
+
+  /// The interface's non-ASCII punctuation spelled in ASCII (names keep their characters).
+  static func asciiPunctuation(_ text: String) -> String {
+    guard !text.unicodeScalars.allSatisfy(\.isASCII) else { return text }
+    var out = ""
+    for ch in text {
+      switch ch {
+      case "…": out += "..."
+      case "·": out += "-"
+      case "“", "”": out += "\""
+      case "‘", "’": out += "'"
+      case "↑": out += "^"
+      case "↓": out += "v"
+      case "→": out += "->"
+      case "←": out += "<-"
+      case "✓": out += "x"
+      case "•": out += "*"
+      default: out.append(ch)
+      }
+    }
+    return out
   }
 
   /// Draws already-sanitised text at (x, y), at most `maxWidth` columns; a text too long ends with
@@ -54,7 +107,9 @@ public struct Screen: Sendable, Equatable {
     guard y >= 0, y < height, x < width else { return 0 }
     let limit = min(maxWidth ?? (width - x), width - max(0, x))
     guard limit > 0 else { return 0 }
-    let fitted = DisplayWidth.truncate(text, to: limit, ellipsis: ascii ? "~" : "…")
+    let ascii = ascii || asciiOnly
+    let shown = ascii ? Self.asciiPunctuation(Self.neutralised(text)) : Self.neutralised(text)
+    let fitted = DisplayWidth.truncate(shown, to: limit, ellipsis: ascii ? "~" : "…")
     var col = x
     for ch in fitted {
       let w = DisplayWidth.width(of: ch)
@@ -67,10 +122,7 @@ public struct Screen: Sendable, Equatable {
         }
         continue
       }
-      if col >= 0 {
-        cells[y * width + col] = Cell(String(ch), width: UInt8(w), role: role)
-        if w == 2 { cells[y * width + col + 1] = Cell("", width: 0, role: role) }
-      }
+      if col >= 0 { store(Cell(String(ch), width: UInt8(w), role: role), x: col, y: y) }
       col += w
     }
     return col - x
