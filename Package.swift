@@ -84,5 +84,7 @@ let package = Package(
       name: "BrowserAppTests",
       dependencies: ["BrowserApp", "BrowserUI", "ProviderAPI", "ProviderCore", "WorkingSetIndex", "TestSupport"],
       swiftSettings: strict),
+    // tmux end-to-end tests of the real `folio` binary (needs tmux; .ci/run installs it).
+    .testTarget(name: "TerminalEndToEndTests", dependencies: ["ProviderAPI"], swiftSettings: strict),
   ]
 )
