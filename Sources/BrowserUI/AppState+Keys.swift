@@ -48,8 +48,9 @@ extension AppState {
     case .top: return moveCursor(to: 0)
     case .bottom:
       if tab == .browse, browse.list.total == nil, !browse.list.complete {
-        // Unknown length: ask for everything; the cursor follows once the end is known.
-        return [.requestPages(ticket: browse.ticket, pages: 0...Int.max / 1024)]
+        // Unknown length: ask for the rest; the cursor follows once the end is known.
+        browse.pendingBottom = true
+        return [.requestPages(ticket: browse.ticket, pages: browse.list.count / browse.list.pageSize...Int.max / 1024)]
       }
       return moveCursor(to: (tab == .browse ? browseCount : recentsRows.count) - 1)
     case .open: return openCurrent()
@@ -86,7 +87,12 @@ extension AppState {
       return tab == .browse ? reload(keeping: currentItem?.identifier) : []
     case .mark:
       guard tab == .browse, let item = currentItem else { return [] }
-      if browse.marked.contains(item.identifier) { browse.marked.remove(item.identifier) } else { browse.marked.insert(item.identifier) }
+      if browse.marked.contains(item.identifier) {
+        browse.marked.remove(item.identifier)
+      } else {
+        browse.markedItems[item.identifier] = item
+        browse.marked.insert(item.identifier)
+      }
       return moveCursor(to: cursor + 1)
     case .help:
       overlay = .help(top: 0)
@@ -134,6 +140,7 @@ extension AppState {
     case .escape:
       browse.filter = nil
       browse.cursor = 0
+      scrollToCursor()
       return requestVisiblePages()
     case .enter:
       // Keep the filter; move on the filtered rows.

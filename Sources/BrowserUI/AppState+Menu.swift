@@ -230,12 +230,16 @@ extension AppState {
     switch p.purpose {
     case .rename(let item, let d):
       guard !text.isEmpty else { return [] }
-      if text == item.filename.displayString {
+      // A name that had to be shown escaped is edited escaped: its escapes stand for its bytes.
+      // Any other name is taken as typed (a backslash the user types stays a backslash).
+      let shownEscaped = item.filename.utf8String != item.filename.displayString
+      let bytes = shownEscaped ? LineEditor.unescapedBytes(text) : Array(text.utf8)
+      if bytes == item.filename.bytes {
         overlay = nil
         return []
       }
       // The prompt stays open until the rename succeeds, so a collision can be fixed in place.
-      return [.rename(item, ItemName(text), d)]
+      return [.rename(item, ItemName(bytes: bytes), d)]
     case .newFolder(let f):
       guard !text.isEmpty else { return [] }
       return [.makeFolder(ItemName(text), in: f)]

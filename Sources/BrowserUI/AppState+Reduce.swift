@@ -28,13 +28,25 @@ extension AppState {
       browse.isLoading = !complete && browse.list.count > 0 && browse.list.total == nil
       browse.loading = nil
       if complete || browse.list.total != nil { browse.isLoading = false }
-      if let remembered = browse.pendingSelection, let i = browse.list.index(of: remembered) {
+      if let i = browse.pendingSelection.flatMap({ browse.list.index(of: $0) })
+        ?? browse.pendingSelectionPath.flatMap({ browse.list.index(ofPath: $0) })
+      {
         browse.cursor = i
         browse.pendingSelection = nil
+        browse.pendingSelectionPath = nil
         scrollToCursor()
       }
+      var effects: [Effect] = []
+      if browse.pendingBottom, browse.filter == nil, let total = browse.list.total {
+        browse.pendingBottom = false
+        browse.cursor = max(0, total - 1)
+        scrollToCursor()
+        effects = requestVisiblePages()
+      }
       clampCursors()
-      return []
+      // Pages far from the cursor (answers to requests it has moved away from) are not kept.
+      if browse.filter == nil { browse.list.evict(around: browse.cursor, radius: keptPageRadius) }
+      return effects
     case .loadRestarted(let t):
       guard t == browse.ticket else { return [] }
       browse.list = PagedList(pageSize: browse.list.pageSize)
@@ -143,7 +155,11 @@ extension AppState {
   /// The selection an operation applies to: the marked items, else the one under the cursor.
   var selection: [Item] {
     if tab == .browse && !browse.marked.isEmpty {
-      return browse.list.loadedItems.filter { browse.marked.contains($0.identifier) }
+      // Loaded ones as listed, then those whose pages were evicted.
+      let loaded = browse.list.loadedItems.filter { browse.marked.contains($0.identifier) }
+      let seen = Set(loaded.map(\.identifier))
+      let evicted = browse.markedItems.values.filter { browse.marked.contains($0.identifier) && !seen.contains($0.identifier) }
+      return loaded + evicted.sorted { $0.filename < $1.filename }
     }
     return currentItem.map { [$0] } ?? []
   }
@@ -179,6 +195,9 @@ extension AppState {
     browse.top = 0
     browse.marked = []
     browse.filter = nil
+    browse.pendingSelection = nil
+    browse.pendingSelectionPath = nil
+    browse.pendingBottom = false
     if case .folder(let f) = location { browse.pendingSelection = select ?? browse.cursorMemory[f.path] }
     return [.closeEnumeration(ticket: old)] + enumerateCurrent()
   }
@@ -195,8 +214,13 @@ extension AppState {
     let parent = FolderLocation(
       domain: f.domain, identifier: nil, path: parentPath,
       name: parentPath.lastComponent?.displayString ?? (root?.name ?? "/"))
-    let child = f.identifier ?? currentItem?.identifier
-    return go(to: .folder(parent), select: child ?? browse.cursorMemory[parentPath], pushBack: false)
+    // The cursor goes back to the folder we leave: by its identifier, else by its path.
+    let effects = go(to: .folder(parent), select: f.identifier, pushBack: false)
+    if f.identifier == nil {
+      browse.pendingSelection = nil
+      browse.pendingSelectionPath = f.path
+    }
+    return effects
   }
 
   mutating func clampCursors() {
@@ -216,10 +240,14 @@ extension AppState {
     if recents.cursor >= recents.top + h { recents.top = recents.cursor - h + 1 }
   }
 
+  /// Pages kept on each side of the cursor's: `PagedList.keptPages`, or more when the viewport
+  /// and the screen beyond it span more pages (a tall terminal, small pages).
+  var keptPageRadius: Int { max(PagedList.keptPages, 2 * listHeight / browse.list.pageSize + 1) }
+
   /// Pages the viewport (and one screen beyond) needs; evicts far ones.
   mutating func requestVisiblePages() -> [Effect] {
     guard tab == .browse, browse.filter == nil else { return [] }
-    browse.list.evict(around: browse.cursor)
+    browse.list.evict(around: browse.cursor, radius: keptPageRadius)
     let total = browse.list.total ?? (browse.list.count + browse.list.pageSize)
     let upper = min(total, browse.top + 2 * listHeight)
     guard let missing = browse.list.missingPages(for: browse.top..<max(browse.top, upper)) else { return [] }
@@ -229,6 +257,10 @@ extension AppState {
   mutating func moveCursor(to row: Int) -> [Effect] {
     switch tab {
     case .browse:
+      // The user moved: a remembered position arriving late must not take the cursor away.
+      browse.pendingSelection = nil
+      browse.pendingSelectionPath = nil
+      browse.pendingBottom = false
       let n = browseCount
       browse.cursor = n == 0 ? 0 : min(max(0, row), n - 1)
       if row >= n, browse.list.total == nil, !browse.list.complete { browse.cursor = max(0, n - 1) }

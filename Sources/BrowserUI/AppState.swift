@@ -90,7 +90,11 @@ public struct BrowseState: Sendable, Equatable {
   public var ticket: UInt64 = 0
   public var cursor = 0
   public var top = 0
-  public var marked: Set<ItemIdentifier> = []
+  public var marked: Set<ItemIdentifier> = [] {
+    didSet { if markedItems.count != marked.count { markedItems = markedItems.filter { marked.contains($0.key) } } }
+  }
+  /// The marked items themselves: their pages may be evicted before the selection is used.
+  public var markedItems: [ItemIdentifier: Item] = [:]
   /// Filter-as-you-type over the loaded rows (nil: no filter).
   public var filter: String?
   public var loading: EnumerationProgress?
@@ -102,12 +106,17 @@ public struct BrowseState: Sendable, Equatable {
   public var cursorMemory: [ItemPath: ItemIdentifier] = [:]
   /// The item to put the cursor on once its page arrives.
   public var pendingSelection: ItemIdentifier?
+  /// The same by path, for a folder whose identifier is not known (reached by Backspace).
+  public var pendingSelectionPath: ItemPath?
+  /// G on a list of unknown length: the cursor goes to the last row once the end is known.
+  public var pendingBottom = false
 
   public static func == (a: BrowseState, b: BrowseState) -> Bool {
     a.location == b.location && a.list == b.list && a.ticket == b.ticket && a.cursor == b.cursor && a.top == b.top
       && a.marked == b.marked && a.filter == b.filter && a.loading == b.loading && a.isLoading == b.isLoading
       && a.error == b.error && a.back == b.back && a.cursorMemory == b.cursorMemory
-      && a.pendingSelection == b.pendingSelection
+      && a.pendingSelection == b.pendingSelection && a.pendingSelectionPath == b.pendingSelectionPath
+      && a.pendingBottom == b.pendingBottom && a.markedItems == b.markedItems
   }
 }
 

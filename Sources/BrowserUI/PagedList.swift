@@ -43,11 +43,11 @@ public struct PagedList: Sendable, Equatable {
     }
   }
 
-  /// Drops pages far from the viewport.
-  public mutating func evict(around index: Int) {
+  /// Drops pages more than `radius` pages from the one holding row `index`, so at most
+  /// 2 × radius + 1 pages are ever held.
+  public mutating func evict(around index: Int, radius: Int = keptPages) {
     let center = index / pageSize
-    guard pages.count > 2 * Self.keptPages + 2 else { return }
-    for p in pages.keys where abs(p - center) > Self.keptPages { pages[p] = nil }
+    for p in pages.keys where abs(p - center) > radius { pages[p] = nil }
   }
 
   /// The pages missing for rows `range`.
@@ -58,6 +58,14 @@ public struct PagedList: Sendable, Equatable {
     let missing = (first...last).filter { pages[$0] == nil }
     guard let lo = missing.first, let hi = missing.last else { return nil }
     return lo...hi
+  }
+
+  /// The first loaded row whose item is at this path.
+  public func index(ofPath path: ItemPath) -> Int? {
+    for (p, items) in pages {
+      if let i = items.firstIndex(where: { $0.path == path }) { return p * pageSize + i }
+    }
+    return nil
   }
 
   /// The first loaded row whose item has this identifier.
