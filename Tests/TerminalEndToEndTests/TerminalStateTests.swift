@@ -109,6 +109,37 @@ extension TerminalEndToEndTests {
       try term.expectTerminalRestored(exitStatus: 0)
     }
 
+    @Test("Tiny sizes with the rename prompt open: no crash, and back at 100x30 it is all there")
+    func tinySizesInsideAPrompt() throws {
+      let sandbox = try Sandbox()
+      try sandbox.file("Docs/inner.txt")
+      try sandbox.file("notes.txt", "notes")
+      let term = try TmuxTerminal(sandbox)
+      try term.wait(forAll: ["notes.txt", "2 items"])
+      try term.send("j", "r")
+      try term.wait(for: "┌─ Rename")
+      let pid = try term.folioPID()
+
+      for (width, height) in [(40, 12), (20, 6), (10, 3), (2, 2), (1, 1), (30, 8)] {
+        try term.resize(width: width, height: height)
+        try term.wait(until: "a \(width)x\(height) pane") { $0.lines.count == height }
+        #expect(kill(pid, 0) == 0, "folio is still running at \(width)x\(height)")
+      }
+
+      let fresh = try TmuxTerminal(sandbox, name: "fresh")
+      try fresh.wait(forAll: ["notes.txt", "2 items"])
+      try fresh.send("j", "r")
+      let expected = try fresh.wait(for: "┌─ Rename")
+      fresh.kill()
+      try term.resize(width: 100, height: 30)
+      try term.wait(until: "the prompt redrawn as a fresh start draws it:\n\(expected.framed)") { $0 == expected }
+      // The prompt still edits.
+      try term.send("C-u")
+      try term.type("renamed.txt")
+      try term.send("Enter")
+      try TmuxTerminal.eventually("the rename on disk") { sandbox.contents("renamed.txt") == "notes" }
+    }
+
     @Test("80x24 shows the tabs, the sidebar, the list with its columns and the status line")
     func everythingFitsAt80x24() throws {
       let sandbox = try Sandbox()
