@@ -83,11 +83,7 @@ import TestSupport
       h.state.currentItem?.filename.displayString == "file0000" && h.screen.contains("file0000")
     }
     // Never the whole folder in the state: pages far from the viewport are let go.
-    withKnownIssue(
-      "AppState.reduce(.pageLoaded) stores every page and never evicts: after G the pages 2…24 fetched on the way to the last one all stay"
-    ) {
-      #expect(h.maxPagesHeld < pageCount, "the list held \(h.maxPagesHeld) of \(pageCount) pages at some point")
-    }
+    #expect(h.maxPagesHeld < pageCount, "the list held \(h.maxPagesHeld) of \(pageCount) pages at some point")
     #expect(h.state.browse.list.pages.count < pageCount)
     try await h.quit()
   }
