@@ -18,6 +18,9 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
     .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
+    .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
+    .package(url: "https://github.com/swift-server/async-http-client", exact: "1.37.0"),
+    .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
   ],
   targets: [
     // Linux calls Swift cannot reach through Glibc: xattrs, renameat2(RENAME_NOREPLACE), statfs magic.
@@ -32,7 +35,33 @@ let package = Package(
     // The local filesystem as a provider.
     .target(name: "LocalProvider", dependencies: ["ProviderAPI", "CFolioSystem"], swiftSettings: strict),
     // The engine: domains, enumerations, working-set bookkeeping, actions, openers.
-    .target(name: "ProviderCore", dependencies: ["ProviderAPI", "WorkingSetIndex", "FolioConfig"], swiftSettings: strict),
+    .target(
+      name: "ProviderCore",
+      dependencies: ["ProviderAPI", "WorkingSetIndex", "FolioConfig", .product(name: "Crypto", package: "swift-crypto")],
+      swiftSettings: strict),
+    // The FolioServer wire protocol (docs/PROTOCOL.md): bodies shared by the server and its provider.
+    .target(name: "FolioProtocol", swiftSettings: strict),
+    // `folio serve`: the reference multi-user file server (Hummingbird, SQLite metadata, content on disk).
+    .target(
+      name: "FolioServer",
+      dependencies: [
+        "FolioProtocol", "ProviderAPI",
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdTLS", package: "hummingbird"),
+        .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "_CryptoExtras", package: "swift-crypto"),
+      ],
+      swiftSettings: strict),
+    // A FolioServer account as a provider (AsyncHTTPClient). Imports ProviderAPI and the protocol only.
+    .target(
+      name: "FolioServerProvider",
+      dependencies: [
+        "FolioProtocol", "ProviderAPI",
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "Crypto", package: "swift-crypto"),
+      ],
+      swiftSettings: strict),
     // config.toml: openers, custom actions, domains, cache budget, theme.
     .target(name: "FolioConfig", dependencies: ["ProviderAPI", "TOMLKit"], swiftSettings: strict),
     // ncursesw, wide API (see Sources/CNCursesW/shim.h). Only TerminalBackend imports it.
@@ -53,11 +82,15 @@ let package = Package(
       name: "FolioCommandLine",
       dependencies: [
         "ProviderAPI", "WorkingSetIndex", "LocalProvider", "ProviderCore", "FolioConfig",
-        "BrowserUI", "BrowserApp", "TerminalBackend",
+        "BrowserUI", "BrowserApp", "TerminalBackend", "FolioServer", "FolioServerProvider",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strict),
-    .executableTarget(name: "folio", dependencies: ["FolioCommandLine"], swiftSettings: strict),
+    // Release builds link the Swift runtime and Foundation statically: ~5 MiB less resident memory
+    // (docs/BENCHMARKS.md, cause 4) and a binary that runs without the toolchain installed.
+    .executableTarget(
+      name: "folio", dependencies: ["FolioCommandLine"], swiftSettings: strict,
+      linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]),
     .executableTarget(
       name: "folio-bench",
       dependencies: ["ProviderAPI", "LocalProvider", "ProviderCore", "WorkingSetIndex"],
@@ -75,6 +108,7 @@ let package = Package(
       name: "ProviderCoreTests",
       dependencies: ["ProviderCore", "ProviderAPI", "WorkingSetIndex", "TestSupport", "LocalProvider"],
       swiftSettings: strict),
+    .testTarget(name: "FolioProtocolTests", dependencies: ["FolioProtocol"], swiftSettings: strict),
     .testTarget(name: "FolioConfigTests", dependencies: ["FolioConfig", "ProviderAPI"], swiftSettings: strict),
     .testTarget(name: "FolioEndToEndTests", dependencies: ["ProviderAPI"], swiftSettings: strict),
     .testTarget(

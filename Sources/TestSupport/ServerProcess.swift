@@ -1,0 +1,162 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A real `folio serve` process on a free loopback port, for tests of the server, its provider and
+/// the sync engine (docs/PROTOCOL.md; architecture: "remote providers against real servers started
+/// by the test on loopback").
+///
+/// The contract with `folio serve`: once it accepts connections it prints exactly one line
+/// `folio serve: listening on http://HOST:PORT` on stdout (flushed). `--port 0` picks a free port.
+/// The server's root folder survives `kill` and `restart`, so tests can `kill -9` it mid-transfer
+/// and start it again on the same data.
+public final class ServerProcess: @unchecked Sendable {
+  public enum Failure: Error, CustomStringConvertible {
+    case binaryMissing([String])
+    case didNotStart(String)
+    case adminFailed(String)
+    public var description: String {
+      switch self {
+      case .binaryMissing(let c): "the folio binary is missing (looked at \(c.joined(separator: ", "))): run `swift build` first"
+      case .didNotStart(let s): "folio serve did not start: \(s)"
+      case .adminFailed(let s): "folio serve admin failed: \(s)"
+      }
+    }
+  }
+
+  /// The server's data folder (server.sqlite, content/, uploads/).
+  public let root: URL
+  public let faults: Bool
+  public private(set) var baseURL: URL
+  public private(set) var port: Int
+  private var process: Process?
+  private let lock = NSLock()
+  private var output = Data()
+
+  /// Where the built `folio` is: next to the running test bundle, else `.build/debug/folio`.
+  public static let binaryCandidates: [String] = {
+    var out: [String] = []
+    if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+      out.append(URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("folio").path)
+    }
+    let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent()
+    out.append(packageRoot.appendingPathComponent(".build/debug/folio").path)
+    return out
+  }()
+
+  public static func binary() throws -> String {
+    guard let path = binaryCandidates.first(where: { access($0, X_OK) == 0 }) else {
+      throw Failure.binaryMissing(binaryCandidates)
+    }
+    return path
+  }
+
+  /// Creates a fresh root with `users` (name → password) and starts the server.
+  public init(users: [String: String] = ["ana": "ana-password"], quotas: [String: Int64] = [:], faults: Bool = false)
+    async throws
+  {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-server-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    root = dir
+    self.faults = faults
+    baseURL = URL(string: "http://127.0.0.1:0")!
+    port = 0
+    for (name, password) in users.sorted(by: { $0.key < $1.key }) {
+      try addUser(name, password: password, quota: quotas[name])
+    }
+    try await start()
+  }
+
+  deinit {
+    stop(signal: SIGKILL)
+    try? FileManager.default.removeItem(at: root)
+  }
+
+  /// Runs `folio serve admin --root ROOT ARGS…` with `stdin`, returning stdout.
+  @discardableResult
+  public func admin(_ arguments: [String], stdin: String? = nil) throws -> String {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: try Self.binary())
+    p.arguments = ["serve", "admin", "--root", root.path] + arguments
+    let out = Pipe()
+    let err = Pipe()
+    let input = Pipe()
+    p.standardOutput = out
+    p.standardError = err
+    p.standardInput = input
+    try p.run()
+    if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+    try input.fileHandleForWriting.close()
+    let o = out.fileHandleForReading.readDataToEndOfFile()
+    let e = err.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    guard p.terminationStatus == 0 else {
+      throw Failure.adminFailed("\(arguments.joined(separator: " ")): exit \(p.terminationStatus): \(String(decoding: e, as: UTF8.self))")
+    }
+    return String(decoding: o, as: UTF8.self)
+  }
+
+  public func addUser(_ name: String, password: String, quota: Int64? = nil) throws {
+    var args = ["user", "add", name, "--password-stdin"]
+    if let quota { args += ["--quota", String(quota)] }
+    try admin(args, stdin: password + "\n")
+  }
+
+  /// Starts (or restarts) the server on the same root. A restart reuses the previous port so that
+  /// clients configured with `baseURL` keep working.
+  public func start() async throws {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: try Self.binary())
+    var args = ["serve", "--root", root.path, "--host", "127.0.0.1", "--port", String(port)]
+    if faults { args.append("--faults") }
+    p.arguments = args
+    let out = Pipe()
+    p.standardOutput = out
+    p.standardError = out
+    p.standardInput = FileHandle.nullDevice
+    lock.withLock { output = Data() }
+    out.fileHandleForReading.readabilityHandler = { [weak self] h in
+      let d = h.availableData
+      guard let self, !d.isEmpty else { return }
+      self.lock.withLock { self.output.append(d) }
+    }
+    try p.run()
+    process = p
+    let marker = "folio serve: listening on "
+    let deadline = Date().addingTimeInterval(30)
+    while Date() < deadline {
+      let text = lock.withLock { String(decoding: output, as: UTF8.self) }
+      if let line = text.split(separator: "\n").first(where: { $0.hasPrefix(marker) }),
+        let url = URL(string: String(line.dropFirst(marker.count)).trimmingCharacters(in: .whitespaces)),
+        let port = url.port
+      {
+        baseURL = url
+        self.port = port
+        return
+      }
+      if !p.isRunning {
+        throw Failure.didNotStart("exit \(p.terminationStatus): \(text)")
+      }
+      try await Task.sleep(nanoseconds: 20_000_000)
+    }
+    throw Failure.didNotStart("no 'listening' line within 30 s: \(lock.withLock { String(decoding: output, as: UTF8.self) })")
+  }
+
+  /// Everything the server printed since it last started.
+  public var log: String { lock.withLock { String(decoding: output, as: UTF8.self) } }
+
+  /// Sends `signal` (SIGKILL: a crash) and waits for the process to end.
+  public func stop(signal: Int32 = SIGTERM) {
+    guard let p = process else { return }
+    if p.isRunning {
+      kill(p.processIdentifier, signal)
+      p.waitUntilExit()
+    }
+    process = nil
+  }
+
+  public var isRunning: Bool { process?.isRunning ?? false }
+}
