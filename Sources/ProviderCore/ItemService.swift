@@ -25,20 +25,19 @@ public struct ItemService: Sendable {
   }
 
   /// Merges what the index owns into items a provider returned: tags (when the provider has none,
-  /// e.g. a filesystem without user xattrs), favorite rank and last-used date.
+  /// e.g. a filesystem without user xattrs), favorite rank and last-used date. One read of the
+  /// index for the whole page (`WorkingSetIndex.annotations`), whatever its size.
   public func annotate(_ items: [Item], domain: DomainIdentifier) -> [Item] {
     guard !items.isEmpty else { return items }
-    let ids = items.map(\.identifier)
     // Only tags the index alone holds: mirrored ones could be stale (another tool changed the xattr).
-    let tags = (try? index.indexOnlyTags(of: ids, domain: domain)) ?? [:]
-    let ranks = (try? index.favoriteRanks(of: ids, domain: domain)) ?? [:]
+    let known = (try? index.annotations(of: items.map(\.identifier), domain: domain)) ?? [:]
+    guard !known.isEmpty else { return items }
     return items.map { item in
+      guard let a = known[item.identifier] else { return item }
       var it = item
-      if it.tags.isEmpty, let t = tags[it.identifier] { it.tags = t }
-      if it.favoriteRank == nil { it.favoriteRank = ranks[it.identifier] }
-      if it.lastUsedDate == nil, let indexed = try? index.item(domain: domain, identifier: it.identifier) {
-        it.lastUsedDate = indexed.lastUsed
-      }
+      if it.tags.isEmpty, !a.indexOnlyTags.isEmpty { it.tags = a.indexOnlyTags }
+      if it.favoriteRank == nil { it.favoriteRank = a.favoriteRank }
+      if it.lastUsedDate == nil { it.lastUsedDate = a.lastUsed }
       return it
     }
   }
