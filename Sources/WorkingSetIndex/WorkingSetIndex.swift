@@ -144,6 +144,7 @@ public struct WorkingSetIndex: Sendable {
 
   private static func migrate(_ writer: any DatabaseWriter, shown: String) throws {
     let migrator = Self.migrator
+    if try migrateNewDatabase(writer) { return }
     if try writer.read({ db in try migrator.hasBeenSuperseded(db) }) {
       throw ProviderError(.ioError, "the index \(shown) was written by a newer Folio; upgrade Folio or move it aside")
     }

@@ -29,6 +29,34 @@ import Testing
     }
   }
 
+  /// A new database is migrated in one transaction; the result is the schema GRDB's migrator
+  /// makes step by step, and the migrator finds every migration applied.
+  @Test func aNewDatabaseIsMigratedInOneTransactionToTheMigratorsSchema() throws {
+    func schema(_ writer: any DatabaseWriter) throws -> [String] {
+      try writer.read { db in
+        try String.fetchAll(
+          db, sql: "SELECT type || ' ' || name || ': ' || coalesce(sql, '') FROM sqlite_master ORDER BY type, name")
+      }
+    }
+    let stepwise = try DatabaseQueue()
+    try WorkingSetIndex.migrator.migrate(stepwise)
+    let atOnce = try DatabaseQueue()
+    var commits = 0
+    atOnce.add(transactionObserver: CommitCounter { commits += 1 }, extent: .databaseLifetime)
+    #expect(try WorkingSetIndex.migrateNewDatabase(atOnce))
+    #expect(commits == 1)
+    #expect(try schema(atOnce) == schema(stepwise))
+    #expect(try atOnce.read { db in try WorkingSetIndex.migrator.appliedMigrations(db) } == Self.migrations)
+    #expect(try atOnce.read { db in try WorkingSetIndex.migrator.hasCompletedMigrations(db) })
+    // Anything already in the database: the migrator's business, not the one-transaction path.
+    #expect(try !WorkingSetIndex.migrateNewDatabase(atOnce))
+    let partial = try DatabaseQueue()
+    try WorkingSetIndex.migrator.migrate(partial, upTo: "v1-fts")
+    #expect(try !WorkingSetIndex.migrateNewDatabase(partial))
+    try WorkingSetIndex.migrator.migrate(partial)
+    #expect(try schema(partial) == schema(stepwise))
+  }
+
   @Test func aLocalFolderGetsWALWithFullSync() throws {
     try Fixture.withTemporaryDirectory { dir in
       let index = try WorkingSetIndex.open(at: dir.appendingPathComponent("index.sqlite"))
@@ -138,4 +166,14 @@ import Testing
     process.waitUntilExit()
     return process.processIdentifier
   }
+}
+
+/// Counts commits (a migration in one transaction commits once).
+final class CommitCounter: TransactionObserver, @unchecked Sendable {
+  let onCommit: () -> Void
+  init(_ onCommit: @escaping () -> Void) { self.onCommit = onCommit }
+  func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { true }
+  func databaseDidChange(with event: DatabaseEvent) {}
+  func databaseDidCommit(_ db: Database) { onCommit() }
+  func databaseDidRollback(_ db: Database) {}
 }
