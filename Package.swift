@@ -21,6 +21,8 @@ let package = Package(
     .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
     .package(url: "https://github.com/swift-server/async-http-client", exact: "1.37.0"),
     .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
+    // Already resolved through async-http-client; named so FolioServerProvider can import NIOCore/NIOHTTP1.
+    .package(url: "https://github.com/apple/swift-nio.git", exact: "2.101.3"),
   ],
   targets: [
     // Linux calls Swift cannot reach through Glibc: xattrs, renameat2(RENAME_NOREPLACE), statfs magic.
@@ -59,6 +61,8 @@ let package = Package(
       dependencies: [
         "FolioProtocol", "ProviderAPI",
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
         .product(name: "Crypto", package: "swift-crypto"),
       ],
       swiftSettings: strict),
