@@ -34,6 +34,9 @@ public struct ProviderError: Error, Sendable, Equatable, CustomStringConvertible
     public static let nonEvictable = Code(-2008, "nonEvictable")
     public static let versionNoLongerAvailable = Code(-2009, "versionNoLongerAvailable")
     public static let excludedFromSync = Code(-2010, "excludedFromSync")
+    /// An upload based on a stale version: the server kept both versions (the item carries it as
+    /// its `uploadingError`; `existingItem` names the server's conflict copy).
+    public static let localVersionConflictingWithServer = Code(-2015, "localVersionConflictingWithServer")
     // Cocoa codes the File Provider system also lets through.
     public static let noPermission = Code(257, "noPermission")
     public static let cancelled = Code(3072, "cancelled")
@@ -45,6 +48,9 @@ public struct ProviderError: Error, Sendable, Equatable, CustomStringConvertible
     public static let badConfig = Code(4, "badConfig")
     public static let tokenTooLarge = Code(5, "tokenTooLarge")
     public static let readOnly = Code(6, "readOnly")
+    /// The server is overloaded or down for a moment (HTTP 5xx, 429): transient, retried with
+    /// backoff, never a resolvable latch. `retryAfter` carries the server's hint when it gave one.
+    public static let serverBusy = Code(7, "serverBusy")
   }
 
   public let code: Code
@@ -53,12 +59,18 @@ public struct ProviderError: Error, Sendable, Equatable, CustomStringConvertible
   public let existingItem: ItemIdentifier?
   /// An errno or similar underlying number, for diagnostics.
   public let underlying: Int32?
+  /// Seconds the server asked to wait before trying again (`Retry-After`), for transient errors.
+  public let retryAfter: Double?
 
-  public init(_ code: Code, _ message: String, existingItem: ItemIdentifier? = nil, underlying: Int32? = nil) {
+  public init(
+    _ code: Code, _ message: String, existingItem: ItemIdentifier? = nil, underlying: Int32? = nil,
+    retryAfter: Double? = nil
+  ) {
     self.code = code
     self.message = message
     self.existingItem = existingItem
     self.underlying = underlying
+    self.retryAfter = retryAfter
   }
 
   /// Resolvable errors latch a throttled state until they are resolved (FP semantics §3).
@@ -76,6 +88,8 @@ public struct ProviderError: Error, Sendable, Equatable, CustomStringConvertible
     case .filenameCollision: return "Choose another name."
     case .noPermission: return "Check the permissions of the item and its folder."
     case .syncAnchorExpired: return "Folio re-reads the folder."
+    case .serverBusy: return "The server is busy; Folio retries in a moment."
+    case .localVersionConflictingWithServer: return "Both versions were kept; resolve the conflict."
     default: return nil
     }
   }
