@@ -35,12 +35,24 @@ public struct Transfer: Sendable, Equatable, Identifiable {
   public var bytesDone: Int64
   public var created: Date
   public var updated: Date
+  /// For an upload that creates a new file: the folder it goes into and its name. Nil for a
+  /// content modify (the item exists: `identifier`) and for downloads.
+  public var parentIdentifier: ItemIdentifier?
+  public var name: ItemName?
+  /// Lowercase hex SHA-256 of the staged bytes (uploads): what the provider must end up holding.
+  public var sha256: String?
+  /// The item a create produced, recorded before the staged copy is handed to the content store,
+  /// so a crash between the provider's answer and the last commit never creates the file twice.
+  public var resultIdentifier: ItemIdentifier?
+  /// The process working on it (`running`): another live process's transfer is not resumed.
+  public var ownerPID: Int32?
 
   public init(
     id: Int64, domain: DomainIdentifier, identifier: ItemIdentifier, direction: Direction,
     stagedPath: ItemPath? = nil, baseVersion: ItemVersion? = nil, state: State = .queued, attempt: Int = 0,
     nextAttemptAt: Date? = nil, throttledByCode: Int? = nil, lastError: String? = nil, bytesTotal: Int64? = nil,
-    bytesDone: Int64 = 0, created: Date, updated: Date
+    bytesDone: Int64 = 0, created: Date, updated: Date, parentIdentifier: ItemIdentifier? = nil,
+    name: ItemName? = nil, sha256: String? = nil, resultIdentifier: ItemIdentifier? = nil, ownerPID: Int32? = nil
   ) {
     self.id = id
     self.domain = domain
@@ -57,8 +69,16 @@ public struct Transfer: Sendable, Equatable, Identifiable {
     self.bytesDone = bytesDone
     self.created = created
     self.updated = updated
+    self.parentIdentifier = parentIdentifier
+    self.name = name
+    self.sha256 = sha256
+    self.resultIdentifier = resultIdentifier
+    self.ownerPID = ownerPID
   }
 
   /// True until the transfer is done.
   public var isPending: Bool { state != .done }
+
+  /// An upload that creates a new file (rather than replacing the content of `identifier`).
+  public var isCreate: Bool { direction == .upload && parentIdentifier != nil && name != nil }
 }

@@ -22,6 +22,11 @@ struct TransferRecord: Codable, Equatable, FetchableRecord, MutablePersistableRe
   var bytesDone: Int64
   var created: Double
   var updated: Double
+  var parentIdentifier: String?
+  var name: Data?
+  var sha256: String?
+  var resultIdentifier: String?
+  var ownerPID: Int32?
 
   init(_ transfer: Transfer) {
     id = transfer.id > 0 ? transfer.id : nil
@@ -40,6 +45,11 @@ struct TransferRecord: Codable, Equatable, FetchableRecord, MutablePersistableRe
     bytesDone = transfer.bytesDone
     created = transfer.created.timeIntervalSince1970
     updated = transfer.updated.timeIntervalSince1970
+    parentIdentifier = transfer.parentIdentifier?.rawValue
+    name = transfer.name.map { Data($0.bytes) }
+    sha256 = transfer.sha256
+    resultIdentifier = transfer.resultIdentifier?.rawValue
+    ownerPID = transfer.ownerPID
   }
 
   mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
@@ -58,6 +68,8 @@ struct TransferRecord: Codable, Equatable, FetchableRecord, MutablePersistableRe
       state: Transfer.State(rawValue: state) ?? .failed, attempt: attempt,
       nextAttemptAt: nextAttemptAt.map(Date.init(timeIntervalSince1970:)), throttledByCode: throttledByCode,
       lastError: lastError, bytesTotal: bytesTotal, bytesDone: bytesDone,
-      created: Date(timeIntervalSince1970: created), updated: Date(timeIntervalSince1970: updated))
+      created: Date(timeIntervalSince1970: created), updated: Date(timeIntervalSince1970: updated),
+      parentIdentifier: parentIdentifier.map(ItemIdentifier.init), name: name.map { ItemName(bytes: Array($0)) },
+      sha256: sha256, resultIdentifier: resultIdentifier.map(ItemIdentifier.init), ownerPID: ownerPID)
   }
 }

@@ -173,6 +173,55 @@ extension WorkingSetIndex {
       try db.execute(sql: "ALTER TABLE item ADD COLUMN tagsInIndexOnly INTEGER NOT NULL DEFAULT 0")
     }))
 
+    // The sync engine's own state. `content`: one row per item whose bytes are in the content
+    // store ($XDG_CACHE_HOME/folio/content), with the version they are, their size and SHA-256,
+    // the file's stat stamp when last checked (an edit nobody noticed changes it), the last access
+    // (LRU eviction) and whether they are clean, stale (the remote changed) or dirty (local edits
+    // not uploaded yet: never evicted). `contentOpen`: content an opener has open, by process (never
+    // evicted while that process lives). `syncConflict`: an original and the copy that kept the
+    // losing side of a conflict, until the person resolves it. The transfer journal learns what a
+    // create needs (parent, name), the staged bytes' hash, the created item (crash-safe completion)
+    // and which process runs a transfer.
+    migrations.append(("v3-sync-content", { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE content (
+            domain TEXT NOT NULL,
+            identifier TEXT NOT NULL,
+            versionContent BLOB NOT NULL,
+            versionMetadata BLOB NOT NULL,
+            size INTEGER NOT NULL,
+            sha256 TEXT NOT NULL,
+            fileStamp TEXT NOT NULL,
+            lastAccess REAL NOT NULL,
+            state TEXT NOT NULL DEFAULT 'clean' CHECK (state IN ('clean', 'stale', 'dirty')),
+            PRIMARY KEY (domain, identifier)
+          ) WITHOUT ROWID;
+          CREATE INDEX content_lru ON content(lastAccess);
+          CREATE TABLE contentOpen (
+            domain TEXT NOT NULL,
+            identifier TEXT NOT NULL,
+            pid INTEGER NOT NULL,
+            started REAL NOT NULL,
+            PRIMARY KEY (domain, identifier, pid)
+          ) WITHOUT ROWID;
+          CREATE TABLE syncConflict (
+            domain TEXT NOT NULL,
+            copy TEXT NOT NULL,
+            original TEXT NOT NULL,
+            reason TEXT NOT NULL,
+            detected REAL NOT NULL,
+            PRIMARY KEY (domain, copy)
+          ) WITHOUT ROWID;
+          CREATE INDEX syncConflict_original ON syncConflict(domain, original);
+          ALTER TABLE transfer ADD COLUMN parentIdentifier TEXT;
+          ALTER TABLE transfer ADD COLUMN name BLOB;
+          ALTER TABLE transfer ADD COLUMN sha256 TEXT;
+          ALTER TABLE transfer ADD COLUMN resultIdentifier TEXT;
+          ALTER TABLE transfer ADD COLUMN ownerPID INTEGER;
+          """)
+    }))
+
     return migrations
   }
 

@@ -6,18 +6,30 @@ import ProviderAPI
 extension WorkingSetIndex {
   /// Journals a new transfer in state `queued`. When this returns, the transfer survives a crash.
   ///
+  /// - Parameters:
+  ///   - parent, name: For an upload that creates a new file: where it goes.
+  ///   - sha256: The staged bytes' hash (uploads).
+  ///   - markContentDirty: For an upload of edited materialized content: the content row becomes
+  ///     `dirty` in the same transaction, so it is never evicted nor read as stale in between.
   /// - Returns: Its id (never reused).
   @discardableResult
   public func enqueueTransfer(
     _ direction: Transfer.Direction, domain: DomainIdentifier, identifier: ItemIdentifier,
-    stagedPath: ItemPath? = nil, baseVersion: ItemVersion? = nil, bytesTotal: Int64? = nil, at date: Date = Date()
+    stagedPath: ItemPath? = nil, baseVersion: ItemVersion? = nil, bytesTotal: Int64? = nil, at date: Date = Date(),
+    parent: ItemIdentifier? = nil, name: ItemName? = nil, sha256: String? = nil, markContentDirty: Bool = false
   ) throws(ProviderError) -> Int64 {
     try write("queueing a \(direction.rawValue) of \(identifier)") { db in
       var record = TransferRecord(
         Transfer(
           id: 0, domain: domain, identifier: identifier, direction: direction, stagedPath: stagedPath,
-          baseVersion: baseVersion, bytesTotal: bytesTotal, created: date, updated: date))
+          baseVersion: baseVersion, bytesTotal: bytesTotal, created: date, updated: date, parentIdentifier: parent,
+          name: name, sha256: sha256))
       try record.insert(db)
+      if markContentDirty {
+        try db.execute(
+          sql: "UPDATE content SET state = 'dirty' WHERE domain = ? AND identifier = ?",
+          arguments: [domain.rawValue, identifier.rawValue])
+      }
       return record.id!
     }
   }
