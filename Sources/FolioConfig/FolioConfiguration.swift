@@ -13,7 +13,10 @@ import ProviderAPI
 /// message is one line, `<file>:<line>: <key>: <what is wrong>`, so that a typo is reported where
 /// it is rather than silently ignored. See docs/config.example.toml for every key.
 public struct FolioConfiguration: Sendable, Equatable {
-  /// The theme's name, looked up in ``FolioPaths/themeDirectories`` (built-in ones need no file).
+  /// The theme's name (`--theme` overrides it). The browser looks it up with BrowserUI's
+  /// `Theme.defaultSearchPaths()`: `$XDG_CONFIG_HOME/folio/themes`, `$XDG_DATA_HOME/folio/themes`,
+  /// each `$XDG_DATA_DIRS/folio/themes`, `../share/folio/themes` next to the executable, then the
+  /// source tree's `Themes/`; `default-dark` is also built in and needs no file.
   public var theme: String
   /// How many bytes of downloaded content the content cache may keep before it evicts.
   public var cacheBudgetBytes: Int64
