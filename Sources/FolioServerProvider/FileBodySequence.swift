@@ -1,0 +1,109 @@
+import Crypto
+import Foundation
+import NIOCore
+import ProviderAPI
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A file's bytes as an async sequence of buffers: an upload's body, read from disk as the
+/// connection asks for more (AsyncHTTPClient's backpressure), so memory stays at one chunk
+/// whatever the file's size.
+///
+/// Exactly `size` bytes are sent: the length the request declared and the server checks together
+/// with the SHA-256 computed beforehand. A file that shrank meanwhile fails the upload rather than
+/// sending a short body; one that grew is cut at `size` and the server then refuses the hash.
+struct FileBodySequence: AsyncSequence, Sendable {
+  typealias Element = ByteBuffer
+  let url: URL
+  let size: Int64
+  static let chunkSize = 256 * 1024
+
+  func makeAsyncIterator() -> Iterator { Iterator(url: url, size: size) }
+
+  final class Iterator: AsyncIteratorProtocol {
+    private let url: URL
+    private var remaining: Int64
+    private var fd: Int32 = -1
+    private var opened = false
+
+    init(url: URL, size: Int64) {
+      self.url = url
+      self.remaining = size
+    }
+
+    deinit { if fd >= 0 { close(fd) } }
+
+    func next() async throws -> ByteBuffer? {
+      try Task.checkCancellation()
+      if !opened {
+        opened = true
+        fd = open(url.path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 {
+          throw ProviderError(.ioError, "cannot read \(TerminalText.escape(url.path)): \(String(cString: strerror(errno)))")
+        }
+      }
+      guard remaining > 0 else {
+        close(fd)
+        fd = -1
+        return nil
+      }
+      let want = Int(Swift.min(Int64(FileBodySequence.chunkSize), remaining))
+      var buffer = ByteBufferAllocator().buffer(capacity: want)
+      let n = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: want) { raw in
+        var n: Int
+        repeat { n = read(fd, raw.baseAddress, want) } while n < 0 && errno == EINTR
+        return Swift.max(n, 0)
+      }
+      if n == 0 {
+        throw ProviderError(.ioError, "\(TerminalText.escape(url.path)) became shorter while it was being uploaded")
+      }
+      remaining -= Int64(n)
+      return buffer
+    }
+  }
+}
+
+/// Size and SHA-256 of a file, read once before an upload (the server checks both).
+enum FileDigest {
+  /// Reads the file on a thread of its own: hashing a large file must not hold a thread of the
+  /// cooperative pool for seconds.
+  static func of(_ url: URL) async throws(ProviderError) -> (size: Int64, sha256: String) {
+    let result: Result<(Int64, String), ProviderError> = await withCheckedContinuation { cont in
+      DispatchQueue.global().async { cont.resume(returning: compute(url)) }
+    }
+    return try result.get()
+  }
+
+  /// The SHA-256 of some bytes, as lowercase hex.
+  static func hex(_ digest: SHA256.Digest) -> String {
+    digest.map { String(format: "%02x", $0) }.joined()
+  }
+
+  private static func compute(_ url: URL) -> Result<(Int64, String), ProviderError> {
+    let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+    if fd < 0 {
+      return .failure(ProviderError(.ioError, "cannot read \(TerminalText.escape(url.path)): \(String(cString: strerror(errno)))"))
+    }
+    defer { close(fd) }
+    var st = stat()
+    guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
+      return .failure(ProviderError(.invalidArgument, "\(TerminalText.escape(url.path)) is not a regular file"))
+    }
+    var hasher = SHA256()
+    var total: Int64 = 0
+    var chunk = [UInt8](repeating: 0, count: 1 << 20)
+    while true {
+      let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+      if n < 0 {
+        if errno == EINTR { continue }
+        return .failure(ProviderError(.ioError, "cannot read \(TerminalText.escape(url.path)): \(String(cString: strerror(errno)))"))
+      }
+      if n == 0 { break }
+      chunk.withUnsafeBytes { hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+      total += Int64(n)
+    }
+    return .success((total, hex(hasher.finalize())))
+  }
+}
