@@ -1,0 +1,87 @@
+import FolioProtocol
+import Foundation
+import GRDB
+
+/// Conflict copies: their names and how a person resolves them.
+extension ItemStore {
+  /// `notes (conflict, ben, 2026-11-22 10.31).txt`, with a number added if even that is taken,
+  /// shortened (never inside a character) to fit 255 bytes.
+  static func conflictName(_ db: Database, original: String, parent: String, user: String, date: Double) throws
+    -> String
+  {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = TimeZone(identifier: "UTC")
+    formatter.dateFormat = "yyyy-MM-dd HH.mm"
+    let stamp = formatter.string(from: Date(timeIntervalSince1970: date))
+    var base = original
+    var ext = ""
+    if let dot = original.lastIndex(of: "."), dot != original.startIndex {
+      base = String(original[..<dot])
+      ext = String(original[dot...])
+    }
+    for n in 1...1000 {
+      let note = n == 1 ? " (conflict, \(user), \(stamp))" : " (conflict, \(user), \(stamp) \(n))"
+      var stem = base
+      while stem.utf8.count + note.utf8.count + ext.utf8.count > NameRules.maxBytes, !stem.isEmpty {
+        stem.removeLast()
+      }
+      let candidate = stem + note + ext
+      if try ItemRecord.child(db, parent: parent, name: candidate) == nil || parent == "trash" { return candidate }
+    }
+    throw ServerError(.serverError, "no free name for a conflict copy of \(original)")
+  }
+
+  /// Resolves the conflict of copy `copyID` with its original.
+  ///
+  /// - `copy`: the copy's bytes become the original's next content revision; the copy goes away.
+  /// - `original`: the original stays; the copy goes to the trash, no longer a conflict.
+  /// - `both`: both stay as two ordinary items.
+  /// - Returns: the original as it is afterwards.
+  func resolve(copyID: String, keep: ResolveConflictRequest.Keep, user: String) async throws -> WireItem {
+    let content = content
+    let (item, stale) = try await mutate { db -> (WireItem, [(id: String, revision: Int64)]) in
+      var copy = try ItemRecord.live(db, id: copyID)
+      guard let originalID = copy.conflictOf else { throw ServerError.invalid("\(copyID) is not a conflict copy") }
+      var original = try ItemRecord.live(db, id: originalID)
+      let now = Date().timeIntervalSince1970
+      var stale: [(id: String, revision: Int64)] = []
+      switch keep {
+      case .copy:
+        if let locker = original.lockedBy, locker != user {
+          throw ServerError(.noPermission, "\(original.name) is locked by \(locker)")
+        }
+        let old = (original.id, original.contentVersion)
+        original.contentVersion += 1
+        try content.link(from: (copy.id, copy.contentVersion), to: (original.id, original.contentVersion))
+        original.size = copy.size
+        original.sha256 = copy.sha256
+        original.modified = now
+        original.editor = copy.owner
+        try Self.touch(db, &original)
+        try original.update(db)
+        stale.append(old)
+        stale += try Self.deleteForever(db, copy.id)
+      case .original:
+        copy.conflictOf = nil
+        copy.originalParent = copy.parent
+        copy.originalPath = try ItemRecord.path(db, of: copy)
+        copy.parent = "trash"
+        copy.trashed = now
+        try Self.touch(db, &copy)
+        try copy.update(db)
+        try Self.touch(db, &original)
+        try original.update(db)
+      case .both:
+        copy.conflictOf = nil
+        try Self.touch(db, &copy)
+        try copy.update(db)
+        try Self.touch(db, &original)
+        try original.update(db)
+      }
+      return (try original.wire(db, for: user), stale)
+    }
+    content.remove(stale)
+    return item
+  }
+}

@@ -1,0 +1,182 @@
+import FolioProtocol
+import Foundation
+import GRDB
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Content: streamed uploads and ranged downloads.
+extension ServerHandlers {
+  static let sha256Header = HTTPField.Name(WireRoutes.sha256Header)!
+  static let contentVersionHeader = HTTPField.Name(WireRoutes.contentVersionHeader)!
+
+  /// `POST /v1/uploads?parent=P&name=N`: a new file.
+  func upload(_ request: Request) async throws -> Response {
+    let user = try await user(request)
+    let q = QueryParameters(request.uri.query)
+    let parent = try q.require("parent")
+    guard let nameBytes = q.bytes("name") else { throw ServerError.invalid("name is missing") }
+    let name = try NameRules.validate(bytes: nameBytes)
+    let (length, sha) = try uploadHeaders(request)
+    try await items.precheckNewFile(parent: parent, name: name, size: length, user: user)
+    let staged = try await receive(request, length: length, sha256: sha)
+    do {
+      let item = try await items.createFile(parent: parent, name: name, staged: staged, user: user)
+      return json(UploadResponse(item: item, contentAccepted: true, conflictCopy: nil), status: 201)
+    } catch {
+      staged.discard()
+      throw error
+    }
+  }
+
+  /// `PUT /v1/items/{id}/content?base=C`: new content, or a conflict copy when C is stale.
+  func replace(_ request: Request, _ context: FolioRequestContext) async throws -> Response {
+    let user = try await user(request)
+    let id = try id(context)
+    guard let base = try QueryParameters(request.uri.query).int("base") else {
+      throw ServerError.invalid("base (the content revision the bytes were based on) is missing")
+    }
+    let (length, sha) = try uploadHeaders(request)
+    try await items.precheckReplace(id: id, base: base, size: length, user: user)
+    let staged = try await receive(request, length: length, sha256: sha)
+    do {
+      return json(try await items.replaceContent(id: id, base: base, staged: staged, user: user))
+    } catch {
+      staged.discard()
+      throw error
+    }
+  }
+
+  /// Content-Length (required: the quota is checked against it before any byte is read) and the
+  /// stated SHA-256.
+  private func uploadHeaders(_ request: Request) throws -> (Int64, String) {
+    guard let text = request.headers[.contentLength], let length = Int64(text), length >= 0 else {
+      throw ServerError.invalid("an upload needs Content-Length")
+    }
+    guard let sha = request.headers[Self.sha256Header]?.lowercased(), sha.utf8.count == 64,
+      sha.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) })
+    else { throw ServerError.invalid("an upload needs \(WireRoutes.sha256Header): 64 hex digits") }
+    return (length, sha)
+  }
+
+  /// Streams the body into `uploads/`, chunk by chunk as it arrives: memory stays at one chunk
+  /// whatever the size. A short or long body, a wrong hash or a dropped connection stores nothing.
+  private func receive(_ request: Request, length: Int64, sha256: String) async throws -> StagedUpload {
+    let sink = try content.beginUpload()
+    do {
+      for try await buffer in request.body {
+        try buffer.withUnsafeReadableBytes { try sink.append($0, limit: length) }
+      }
+    } catch let e as ServerError {
+      throw e
+    } catch {
+      throw ServerError(.contentMismatch, "the upload was cut off after \(sink.count) bytes; nothing was stored")
+    }
+    return try sink.finish(expectedSize: length, expectedSHA256: sha256)
+  }
+
+  /// `GET /v1/items/{id}/content`, whole or one `Range: bytes=…`.
+  func download(_ request: Request, _ context: FolioRequestContext) async throws -> Response {
+    let user = try await user(request)
+    let id = try id(context)
+    let record = try await items.pool.read { db in try ItemRecord.live(db, id: id) }
+    _ = user
+    guard !record.isFolder else { throw ServerError.invalid("\(id) is a folder") }
+    if let asked = try QueryParameters(request.uri.query).int("version"), asked != record.contentVersion {
+      throw ServerError(.versionNoLongerAvailable, "content revision \(asked) of \(id) is gone; it is \(record.contentVersion) now")
+    }
+    // Open before answering: a newer upload may unlink this revision, and an open descriptor keeps
+    // its bytes readable to the end.
+    let file = try OpenFile(content.url(id: record.id, revision: record.contentVersion))
+    let size = record.size
+    var status = HTTPResponse.Status.ok
+    var start: Int64 = 0
+    var count = size
+    var headers: HTTPFields = [
+      .contentType: "application/octet-stream", .acceptRanges: "bytes",
+      Self.sha256Header: record.sha256 ?? "", Self.contentVersionHeader: String(record.contentVersion),
+    ]
+    if let range = request.headers[.range] {
+      switch ByteRange.parse(range, size: size) {
+      case .whole: break
+      case .unsatisfiable:
+        throw ServerError(.invalidArgument, "the range \(range) is outside the \(size) bytes", status: 416)
+      case .part(let a, let b):
+        status = .partialContent
+        start = a
+        count = b - a + 1
+        headers[.contentRange] = "bytes \(a)-\(b)/\(size)"
+      }
+    }
+    let first = start
+    let total = count
+    let body = ResponseBody(contentLength: Int(total)) { writer in
+      var offset = first
+      var left = total
+      let chunk = 256 * 1024
+      while left > 0 {
+        let n = Int(min(Int64(chunk), left))
+        let buffer = try file.read(at: offset, count: n)
+        if buffer.readableBytes == 0 { break }
+        try await writer.write(buffer)
+        offset += Int64(buffer.readableBytes)
+        left -= Int64(buffer.readableBytes)
+      }
+      try await writer.finish(nil)
+    }
+    return Response(status: status, headers: headers, body: body)
+  }
+}
+
+/// A content file open for reading; closed when the last reference goes.
+final class OpenFile: @unchecked Sendable {
+  private let fd: Int32
+
+  init(_ url: URL) throws {
+    fd = open(url.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+    guard fd >= 0 else { throw ServerError(.serverError, "the content of this item is missing on the server") }
+  }
+
+  deinit { close(fd) }
+
+  func read(at offset: Int64, count: Int) throws -> ByteBuffer {
+    var buffer = ByteBufferAllocator().buffer(capacity: count)
+    let n = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: count) { ptr in
+      let r = pread(fd, ptr.baseAddress, count, off_t(offset))
+      return max(0, r)
+    }
+    if n == 0, count > 0 { throw ServerError(.serverError, "the content file is shorter than its record") }
+    return buffer
+  }
+}
+
+/// One `Range: bytes=…` header against a size (RFC 9110 §14.1.2): a first-last range, an open
+/// "a-", or a suffix "-n". Several ranges are answered with the whole content.
+enum ByteRange: Equatable {
+  case whole
+  case part(Int64, Int64)
+  case unsatisfiable
+
+  static func parse(_ header: String, size: Int64) -> ByteRange {
+    let h = header.trimmingCharacters(in: .whitespaces)
+    guard h.hasPrefix("bytes="), !h.contains(",") else { return .whole }
+    let spec = h.dropFirst("bytes=".count)
+    let parts = spec.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+    guard parts.count == 2 else { return .whole }
+    let a = parts[0].trimmingCharacters(in: .whitespaces)
+    let b = parts[1].trimmingCharacters(in: .whitespaces)
+    if a.isEmpty {
+      guard let n = Int64(b), n > 0, size > 0 else { return .unsatisfiable }
+      return .part(max(0, size - n), size - 1)
+    }
+    guard let first = Int64(a), first >= 0 else { return .whole }
+    if first >= size { return .unsatisfiable }
+    if b.isEmpty { return .part(first, size - 1) }
+    guard let last = Int64(b), last >= first else { return .whole }
+    return .part(first, min(last, size - 1))
+  }
+}

@@ -1,0 +1,113 @@
+import FolioProtocol
+import Foundation
+import GRDB
+import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
+import Logging
+import NIOCore
+import NIOSSL
+import ProviderAPI
+import ServiceLifecycle
+
+/// `folio serve`: opens the root, cleans up after any crash, and serves until SIGTERM or SIGINT.
+///
+/// Start-up order matters for crash safety: the database is migrated first, then `uploads/` and
+/// every content file the database does not reference are removed (leftovers of a `kill -9`
+/// between a rename and its commit), and only then does the server accept requests.
+public struct ServerRuntime: Sendable {
+  let options: ServerOptions
+  let handlers: ServerHandlers
+
+  /// Prepares the root (creating it) and the stores.
+  ///
+  /// - Throws: a ProviderError saying what could not be opened.
+  public init(options: ServerOptions) throws(ProviderError) {
+    self.options = options
+    do {
+      try FileManager.default.createDirectory(
+        at: options.root, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+      let database = try ServerDatabase(root: options.root)
+      let content = try ContentStore(root: options.root)
+      let live = try database.pool.read { db in
+        Set(
+          try Row.fetchAll(db, sql: "SELECT id, content_version FROM item WHERE deleted = 0 AND is_folder = 0").map {
+            "\($0[0] as String).\($0[1] as Int64)"
+          })
+      }
+      let removed = content.sweep(live: live)
+      if removed > 0 {
+        FileHandle.standardError.write(Data("folio serve: removed \(removed) unfinished upload or unreferenced content files\n".utf8))
+      }
+      let rank = try database.pool.read { db in try Meta.int(db, "rank") }
+      let notifier = ChangeNotifier(rank: rank)
+      let items = try ItemStore(database: database, content: content, notifier: notifier)
+      let users = UserStore(pool: database.pool)
+      if let file = options.usersFile {
+        let text = try String(contentsOf: file, encoding: .utf8)
+        for entry in try UsersFile.parse(text) {
+          try users.addUser(entry.name, password: entry.password, quota: entry.quota, replace: true)
+        }
+      }
+      handlers = ServerHandlers(
+        users: users, items: items, content: content, notifier: notifier,
+        faults: options.faultsEnabled ? FaultInjector() : nil, tokenLifetime: options.tokenLifetime)
+    } catch {
+      throw Self.providerError(error, doing: "opening the server root \(options.root.path)")
+    }
+  }
+
+  /// Serves until SIGTERM or SIGINT, calling `onReady` with the URL once connections are accepted.
+  public func run(onReady: @escaping @Sendable (String) -> Void) async throws(ProviderError) {
+    do {
+      try await handlers.items.pruneTombstones(olderThan: 90 * 24 * 3600)
+      var logger = Logger(label: "folio-serve") { StreamLogHandler.standardError(label: $0) }
+      logger.logLevel = .error
+      let server: HTTPServerBuilder
+      var scheme = "http"
+      if let cert = options.tlsCertificate, let key = options.tlsKey {
+        let chain = try NIOSSLCertificate.fromPEMFile(cert.path).map { NIOSSLCertificateSource.certificate($0) }
+        let tls = TLSConfiguration.makeServerConfiguration(
+          certificateChain: chain, privateKey: .privateKey(try NIOSSLPrivateKey(file: key.path, format: .pem)))
+        server = try .tls(.http1(), tlsConfiguration: tls)
+        scheme = "https"
+      } else {
+        server = .http1()
+      }
+      let urlScheme = scheme
+      let host = options.host.contains(":") ? "[\(options.host)]" : options.host
+      let app = Application(
+        router: ServerRoutes.router(handlers), server: server,
+        configuration: ApplicationConfiguration(address: .hostname(options.host, port: options.port), serverName: nil),
+        services: [NotifierShutdown(notifier: handlers.notifier)],
+        onServerRunning: { channel in
+          let port = channel.localAddress?.port ?? 0
+          onReady("\(urlScheme)://\(host):\(port)")
+        },
+        logger: logger)
+      try await app.runService()
+    } catch let e as ProviderError {
+      throw e
+    } catch {
+      throw Self.providerError(error, doing: "serving")
+    }
+  }
+
+  static func providerError(_ error: any Error, doing what: String) -> ProviderError {
+    if let e = error as? ProviderError { return e }
+    if let e = error as? ServerError {
+      return ProviderError(e.code == .invalidArgument ? .invalidArgument : .ioError, e.message)
+    }
+    return ProviderError(.ioError, "\(what): \(error)")
+  }
+}
+
+/// Answers every long-poll when a graceful shutdown starts, so SIGTERM is not held up by a poll
+/// that would otherwise wait out its 60 seconds.
+private struct NotifierShutdown: Service {
+  let notifier: ChangeNotifier
+  func run() async throws {
+    try? await gracefulShutdown()
+    await notifier.close()
+  }
+}
