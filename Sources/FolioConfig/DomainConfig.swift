@@ -19,10 +19,15 @@ public struct DomainConfig: Sendable, Equatable {
   /// What the sidebar shows; the name when the config gives none.
   public var displayName: String
   public var kind: Kind
+  /// For remote domains: a program that prints the password on its first line of output
+  /// (`password_command = ["pass", "show", "folio/work"]`), run with this argv, never a shell.
+  /// Used when the credentials file has no secret for the domain.
+  public var passwordCommand: [String]?
 
-  public init(identifier: DomainIdentifier, displayName: String, kind: Kind) {
+  public init(identifier: DomainIdentifier, displayName: String, kind: Kind, passwordCommand: [String]? = nil) {
     self.identifier = identifier
     self.displayName = displayName
     self.kind = kind
+    self.passwordCommand = passwordCommand
   }
 }

@@ -143,13 +143,13 @@ extension ConfigDecoder {
       throw error(table.path(of: "type"), "unknown type \(Self.quote(type)) (use one of \(list))")
     }
     let common: [(String, KeyShape)] = [("name", .value), ("type", .value), ("display_name", .value)]
-    let specific: [String] = type == "local" ? ["root"] : ["server", "url", "user"]
+    let specific: [String] = type == "local" ? ["root"] : ["server", "url", "user", "password_command"]
     try checkKeys(table, allowed: common + specific.map { ($0, .value) }) { key in
       if Self.secretKeys.contains(key.lowercased()) {
         return "secrets do not belong in config.toml: Folio asks for them and keeps them in "
           + self.paths.credentialsFile.path
       }
-      if type == "local" && ["server", "url", "user"].contains(key) || type != "local" && key == "root" {
+      if type == "local" && ["server", "url", "user", "password_command"].contains(key) || type != "local" && key == "root" {
         return "not used by a domain of type \(Self.quote(type))"
       }
       return nil
@@ -171,6 +171,7 @@ extension ConfigDecoder {
     if displayName.trimmingWhitespace().isEmpty { throw error(table.path(of: "display_name"), "must not be empty") }
 
     let kind: DomainConfig.Kind
+    var passwordCommand: [String]? = nil
     if type == "local" {
       let root = try requiredString(table, "root", example: "\"~/projects\"")
       let expanded = paths.expandingTilde(root)
@@ -181,7 +182,14 @@ extension ConfigDecoder {
       kind = .local(root: URL(fileURLWithPath: expanded).standardized.path)
     } else {
       var settings: [String: String] = [:]
-      for key in specific {
+      if table["password_command"] != nil {
+        let argv = try command(table, "password_command")
+        if let placeholder = argv.first(where: { CommandPlaceholder(rawValue: $0) != nil }) {
+          throw error(table.path(of: "password_command"), "\(Self.quote(placeholder)) means nothing here: the command gets no file")
+        }
+        passwordCommand = argv
+      }
+      for key in specific where key != "password_command" {
         if let value = try string(table, key) {
           if value.trimmingWhitespace().isEmpty { throw error(table.path(of: key), "must not be empty") }
           settings[key] = value
@@ -192,7 +200,8 @@ extension ConfigDecoder {
       }
       kind = .remote(type: type, settings: settings)
     }
-    return DomainConfig(identifier: DomainIdentifier(unchecked: name), displayName: displayName, kind: kind)
+    return DomainConfig(
+      identifier: DomainIdentifier(unchecked: name), displayName: displayName, kind: kind, passwordCommand: passwordCommand)
   }
 
   // MARK: [keys]
