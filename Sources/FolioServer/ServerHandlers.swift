@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import ServiceLifecycle
 
 /// The endpoints of docs/PROTOCOL.md over the stores: each parses its request, asks a store, and
 /// encodes the answer. Errors are thrown as `ServerError` and turned into bodies by
@@ -132,7 +133,14 @@ struct ServerHandlers: Sendable {
     let q = QueryParameters(request.uri.query)
     let since = try items.validAnchor(try q.require("since"))
     let seconds = max(0, min(try q.int("timeout") ?? 30, Int64(WireRoutes.maxWaitSeconds)))
-    let end = await notifier.wait(since: since.rank, timeout: .seconds(seconds))
+    // A graceful shutdown answers the poll at once instead of waiting out its timeout. The server's
+    // connections run under the shutdown's task-local handler, so this one hears it.
+    let notifier = notifier
+    let end = await withGracefulShutdownHandler {
+      await notifier.wait(since: since.rank, timeout: .seconds(seconds))
+    } onGracefulShutdown: {
+      Task { await notifier.close() }
+    }
     return json(
       WaitResponse(changed: end > since.rank, anchor: SyncAnchor(epoch: items.epoch, rank: max(end, since.rank)).encoded))
   }

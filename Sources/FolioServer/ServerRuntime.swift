@@ -8,7 +8,6 @@ import Logging
 import NIOCore
 import NIOSSL
 import ProviderAPI
-import ServiceLifecycle
 
 /// `folio serve`: opens the root, cleans up after any crash, and serves until SIGTERM or SIGINT.
 ///
@@ -79,7 +78,6 @@ public struct ServerRuntime: Sendable {
       let app = Application(
         router: ServerRoutes.router(handlers), server: server,
         configuration: ApplicationConfiguration(address: .hostname(options.host, port: options.port), serverName: nil),
-        services: [NotifierShutdown(notifier: handlers.notifier)],
         onServerRunning: { channel in
           let port = channel.localAddress?.port ?? 0
           onReady("\(urlScheme)://\(host):\(port)")
@@ -99,15 +97,5 @@ public struct ServerRuntime: Sendable {
       return ProviderError(e.code == .invalidArgument ? .invalidArgument : .ioError, e.message)
     }
     return ProviderError(.ioError, "\(what): \(error)")
-  }
-}
-
-/// Answers every long-poll when a graceful shutdown starts, so SIGTERM is not held up by a poll
-/// that would otherwise wait out its 60 seconds.
-private struct NotifierShutdown: Service {
-  let notifier: ChangeNotifier
-  func run() async throws {
-    try? await gracefulShutdown()
-    await notifier.close()
   }
 }

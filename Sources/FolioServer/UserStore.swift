@@ -95,12 +95,12 @@ struct UserStore: Sendable {
   ///
   /// - Throws: notAuthenticated for an unknown user or a wrong password alike.
   func login(_ name: String, password: String, lifetime: TimeInterval) async throws -> LoginResponse {
-    let row = try await pool.read { db in
-      try Row.fetchOne(db, sql: "SELECT salt, hash FROM user WHERE name = ?", arguments: [name])
+    let row = try await pool.read { db -> (salt: Data, hash: Data)? in
+      try Row.fetchOne(db, sql: "SELECT salt, hash FROM user WHERE name = ?", arguments: [name]).map { ($0[0], $0[1]) }
     }
     // Hash even for an unknown user, so the answer takes the same time.
-    let salt: [UInt8] = row.map { [UInt8]($0[0] as Data) } ?? Self.dummySalt
-    let expected: [UInt8] = row.map { [UInt8]($0[1] as Data) } ?? Self.dummyHash
+    let salt: [UInt8] = row.map { [UInt8]($0.salt) } ?? Self.dummySalt
+    let expected: [UInt8] = row.map { [UInt8]($0.hash) } ?? Self.dummyHash
     let ok = PasswordHasher.verify(password, salt: salt, expected: expected)
     guard ok, row != nil else { throw ServerError(.notAuthenticated, "wrong user name or password") }
     let raw = PasswordHasher.randomBytes(32)
