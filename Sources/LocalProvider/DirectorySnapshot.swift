@@ -11,8 +11,9 @@ import ProviderAPI
 /// - the directory is read once; each entry is stored as `[d_type][length][name bytes]` in one
 ///   buffer, plus one `UInt32` offset — no object, no String, no stat per entry;
 /// - sorting by name needs no stat at all, and is *incremental*: a quicksort that only partitions
-///   the ranges overlapping the pages asked for (Paredes & Navarro's incremental quicksort), so the
-///   first page costs O(n) comparisons, not O(n log n), and later pages finish the work;
+///   the chunks overlapping the pages asked for (Paredes & Navarro's incremental quicksort,
+///   generalised from a sorted prefix to any range), so the first page — or the last one, for a
+///   jump to the end — costs O(n) comparisons, not O(n log n), and later pages finish the work;
 /// - sorting by date or size reads every entry's metadata with `fstatat` relative to the open
 ///   directory, reporting progress; sorting by kind ranks extensions.
 /// Only the entries of a page are stat'ed, when the page is cut.
@@ -26,6 +27,8 @@ final class DirectorySnapshot: @unchecked Sendable {
 
   let path: ItemPath
   let generation: Generation
+  /// When `generation` was taken (CLOCK_REALTIME, ns): see `mayHaveChanged(_:since:takenAt:)`.
+  let generationTakenAt: Int64
   let sort: ItemSort
   let includeHidden: Bool
 
@@ -35,17 +38,17 @@ final class DirectorySnapshot: @unchecked Sendable {
   private var order: [UInt32] = []
   /// Per-entry sort values for date, size and kind sorts, permuted together with `order`.
   private var primary: [Int64] = []
-  /// Right ends of the still unsorted chunks, the leftmost chunk on top (incremental quicksort).
-  private var pending: [Int] = []
-  /// Entries `0 ..< sortedPrefix` are in their final order.
-  private var sortedPrefix = 0
+  /// The chunks of `order` not sorted yet, disjoint and ascending (incremental quicksort). Every
+  /// entry outside them is in its final place; every entry inside one belongs somewhere in it.
+  private var unsorted: [Range<Int>] = []
   private let lock = NSLock()
 
   var count: Int { order.count }
 
-  private init(path: ItemPath, generation: Generation, sort: ItemSort, includeHidden: Bool) {
+  private init(path: ItemPath, generation: Generation, takenAt: Int64, sort: ItemSort, includeHidden: Bool) {
     self.path = path
     self.generation = generation
+    self.generationTakenAt = takenAt
     self.sort = sort
     self.includeHidden = includeHidden
   }
@@ -62,13 +65,30 @@ final class DirectorySnapshot: @unchecked Sendable {
       mtimeNanos: Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec))
   }
 
+  /// Whether the folder may have changed since its generation was taken at `takenAt`: its mtime
+  /// moved, or the mtime it had then was so recent that a change in the same clock tick would have
+  /// left it as it was (filesystems stamp times from the coarse clock: git's "racy" entries).
+  static func mayHaveChanged(_ path: ItemPath, since generation: Generation, takenAt: Int64) -> Bool {
+    guard let now = try? Self.generation(of: path), now == generation else { return true }
+    var res = timespec()
+    let tick = clock_getres(CLOCK_REALTIME_COARSE, &res) == 0 ? Int64(res.tv_sec) * 1_000_000_000 + Int64(res.tv_nsec) : 10_000_000
+    return generation.mtimeNanos > takenAt - 2 * max(tick, 1_000_000)
+  }
+
+  static func realtimeNanos() -> Int64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_REALTIME, &ts)
+    return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
+  }
+
   /// Reads a directory and prepares its sort. Checks `isCancelled` between chunks.
   static func read(
     _ path: ItemPath, sort: ItemSort, includeHidden: Bool,
     progress: (EnumerationProgress) -> Void, isCancelled: () -> Bool
   ) throws(ProviderError) -> DirectorySnapshot {
+    let takenAt = realtimeNanos()
     let gen = try generation(of: path)
-    let snap = DirectorySnapshot(path: path, generation: gen, sort: sort, includeHidden: includeHidden)
+    let snap = DirectorySnapshot(path: path, generation: gen, takenAt: takenAt, sort: sort, includeHidden: includeHidden)
     guard let dir = path.withCString({ opendir($0) }) else { throw PosixPath.error(errno, "cannot read", path) }
     defer { closedir(dir) }
     let dfd = dirfd(dir)
@@ -156,7 +176,7 @@ final class DirectorySnapshot: @unchecked Sendable {
   /// The names of the entries in `range` of the display order, sorting what is needed first.
   func names(in range: Range<Int>) -> [ItemName] {
     lock.withLock {
-      ensureSorted(upTo: range.upperBound)
+      ensureSorted(range)
       return range.map { ItemName(bytes: nameBytes(at: Int(order[$0]))) }
     }
   }
@@ -185,7 +205,7 @@ final class DirectorySnapshot: @unchecked Sendable {
       }
       progress(EnumerationProgress(phase: .readingMetadata, completed: n, total: n))
     }
-    pending = [n]
+    var groups = [0..<n]
     if sort.foldersFirst {
       // Folders to the front (O(n)); each group is then sorted on its own.
       var lo = 0
@@ -194,8 +214,9 @@ final class DirectorySnapshot: @unchecked Sendable {
         swapAt(lo, i)
         lo += 1
       }
-      if lo > 0 && lo < n { pending.append(lo) }
+      groups = [0..<lo, lo..<n]
     }
+    unsorted = groups.filter { $0.count > 1 }
   }
 
   private func swapAt(_ i: Int, _ j: Int) {
@@ -204,8 +225,10 @@ final class DirectorySnapshot: @unchecked Sendable {
     if !primary.isEmpty { primary.swapAt(i, j) }
   }
 
-  /// Sorts until the first `end` entries are in their final place.
-  private func ensureSorted(upTo end: Int) {
+  /// Sorts until the entries of `range` are in their final place: only the unsorted chunks that
+  /// overlap it are partitioned, so a range at the end costs O(n) like one at the start.
+  private func ensureSorted(_ range: Range<Int>) {
+    guard !range.isEmpty, !unsorted.isEmpty else { return }
     let ascending = sort.ascending
     let hasPrimary = !primary.isEmpty
     names.withUnsafeBufferPointer { nb in
@@ -222,38 +245,48 @@ final class DirectorySnapshot: @unchecked Sendable {
         let c = NameOrdering.compare(base + oa + 2, Int(base[oa + 1]), base + ob + 2, Int(base[ob + 1]))
         return ascending ? c < 0 : c > 0
       }
-      while sortedPrefix < end, let top = pending.last {
-        let lo = sortedPrefix
-        if top - lo <= 24 {
+      // The first chunk that ends after the range starts (chunks are ascending and disjoint).
+      var lo = 0
+      var hi = unsorted.count
+      while lo < hi {
+        let mid = (lo + hi) / 2
+        if unsorted[mid].upperBound <= range.lowerBound { lo = mid + 1 } else { hi = mid }
+      }
+      var k = lo
+      while k < unsorted.count, unsorted[k].lowerBound < range.upperBound {
+        let chunk = unsorted[k]
+        if chunk.upperBound <= range.lowerBound {
+          k += 1
+          continue
+        }
+        if chunk.count <= 24 {
           // Insertion sort for small chunks.
-          if top - lo > 1 {
-            for i in (lo + 1)..<top {
-              var j = i
-              while j > lo && before(j, j - 1) {
-                swapAt(j, j - 1)
-                j -= 1
-              }
+          for i in (chunk.lowerBound + 1)..<chunk.upperBound {
+            var j = i
+            while j > chunk.lowerBound && before(j, j - 1) {
+              swapAt(j, j - 1)
+              j -= 1
             }
           }
-          sortedPrefix = top
-          pending.removeLast()
+          unsorted.remove(at: k)
           continue
         }
         // Median of three as the pivot, moved to the end of the chunk.
-        let mid = lo + (top - lo) / 2
-        let last = top - 1
-        if before(mid, lo) { swapAt(mid, lo) }
-        if before(last, lo) { swapAt(last, lo) }
+        let first = chunk.lowerBound
+        let mid = first + chunk.count / 2
+        let last = chunk.upperBound - 1
+        if before(mid, first) { swapAt(mid, first) }
+        if before(last, first) { swapAt(last, first) }
         if before(mid, last) { swapAt(mid, last) }
-        var store = lo
-        for i in lo..<last where before(i, last) {
+        var store = first
+        for i in first..<last where before(i, last) {
           swapAt(i, store)
           store += 1
         }
         swapAt(store, last)
-        // [lo, store) < pivot at `store` < [store + 1, top)
-        pending.append(store + 1)
-        pending.append(store)
+        // [first, store) < pivot at `store` < [store + 1, end): the pivot is in its final place.
+        let parts = [first..<store, (store + 1)..<chunk.upperBound].filter { $0.count > 1 }
+        unsorted.replaceSubrange(k...k, with: parts)
       }
     }
   }

@@ -89,6 +89,11 @@ public final class LocalProvider: Provider, @unchecked Sendable {
     lock.withLock { snapshots.first(where: { $0.id == id })?.snapshot }
   }
 
+  /// The newest snapshot of a folder: what a listing being shown was read from.
+  func newestSnapshot(of path: ItemPath) -> DirectorySnapshot? {
+    lock.withLock { snapshots.last(where: { $0.snapshot.path == path })?.snapshot }
+  }
+
   /// Drops snapshots of a folder that changed, so the next first page reads it again.
   func invalidateSnapshots(of path: ItemPath) {
     lock.withLock { snapshots.removeAll { $0.snapshot.path == path } }

@@ -47,6 +47,13 @@ public protocol Provider: Sendable {
     _ request: EnumerationRequest, page: Page?, progress: @escaping @Sendable (EnumerationProgress) -> Void
   ) async throws(ProviderError) -> ItemPage
 
+  /// A token for the page of `request` that starts at item `offset`, made from `known`, a page
+  /// token this provider returned for the same enumeration; nil when pages can only be reached one
+  /// after another (the default). A provider whose tokens are positions (a sorted snapshot, an SQL
+  /// offset) lets a reader jump — End on a million entries — without fetching every page before
+  /// the one it wants. No I/O: the page itself is fetched with `enumerate` as usual.
+  func pageToken(at offset: Int, from known: Page, in request: EnumerationRequest) -> Page?
+
   /// The container's current position in its change history.
   func currentSyncAnchor(for container: ItemIdentifier) async throws(ProviderError) -> SyncAnchor
 
@@ -119,6 +126,8 @@ extension Provider {
   public func changeSignals(for container: ItemIdentifier) -> AsyncStream<Void> {
     AsyncStream { $0.finish() }
   }
+
+  public func pageToken(at offset: Int, from known: Page, in request: EnumerationRequest) -> Page? { nil }
 
   public func copyItem(_ identifier: ItemIdentifier, to parent: ItemIdentifier, name: ItemName?) async throws(ProviderError) -> Item {
     throw ProviderError(.featureUnsupported, "this location cannot copy items")

@@ -181,9 +181,63 @@ func testProvider(_ tmp: TemporaryFolder) -> LocalProvider {
       for await _ in signals { return true }
       return false
     }
-    // The watch is set up synchronously when the stream is made; a change now must be seen.
+    // The watch is added on the watcher's thread; a change before it takes effect shows in the
+    // folder's mtime (or the mtime is too recent to tell): either way it must be seen.
     tmp.makeFile("appeared")
     #expect(await waiter.value)
+  }
+
+  /// The reader watches after the first page: a change between the read and the watch is
+  /// signalled from the folder's mtime against the snapshot the page came from.
+  @Test func aChangeBeforeTheWatchIsSignalled() async throws {
+    let tmp = TemporaryFolder()
+    for i in 0..<5 { tmp.makeFile("f\(i)") }
+    let provider = testProvider(tmp)
+    let root = try await provider.item(at: tmp.path)
+    _ = try await provider.enumerate(EnumerationRequest(container: root.identifier), page: nil, progress: { _ in })
+    tmp.makeFile("between")
+    let signals = provider.changeSignals(for: root.identifier)
+    var iterator = signals.makeAsyncIterator()
+    #expect(await iterator.next() != nil)
+  }
+
+  @Test func aFolderMayHaveChangedWhenItsMtimeMovedOrIsTooRecentToTell() throws {
+    let tmp = TemporaryFolder()
+    let generation = try DirectorySnapshot.generation(of: tmp.path)
+    let second: Int64 = 1_000_000_000
+    // Taken long after the last change: only a new mtime means a change.
+    #expect(!DirectorySnapshot.mayHaveChanged(tmp.path, since: generation, takenAt: generation.mtimeNanos + second))
+    // Taken in the tick of the last change: a change now could leave the same mtime.
+    #expect(DirectorySnapshot.mayHaveChanged(tmp.path, since: generation, takenAt: generation.mtimeNanos))
+    var older = generation
+    older.mtimeNanos -= second
+    #expect(DirectorySnapshot.mayHaveChanged(tmp.path, since: older, takenAt: generation.mtimeNanos + second))
+  }
+
+  /// Any page can be cut from any token of the listing: End needs only the last page.
+  @Test func aTokenForAnyOffsetServesThatPage() async throws {
+    let tmp = TemporaryFolder()
+    for i in 0..<1000 { tmp.makeFile("f\(i)") }
+    let provider = testProvider(tmp)
+    let root = try await provider.item(at: tmp.path)
+    let request = EnumerationRequest(container: root.identifier, suggestedPageSize: 100)
+    let first = try await provider.enumerate(request, page: nil, progress: { _ in })
+    let known = try #require(first.nextPage)
+    let last = try #require(provider.pageToken(at: 950, from: known, in: request))
+    #expect(last.data.count <= Page.maxSize)
+    // Straight to the end, before any page in between was cut: the snapshot sorts just that range.
+    let end = try await provider.enumerate(request, page: last, progress: { _ in })
+    #expect(end.items.map(\.filename.lossyString) == (950..<1000).map { "f\($0)" })
+    #expect(end.nextPage == nil)
+    let middle = try await provider.enumerate(
+      request, page: try #require(provider.pageToken(at: 400, from: last, in: request)), progress: { _ in })
+    #expect(middle.items.map(\.filename.lossyString) == (400..<500).map { "f\($0)" })
+    // Past the end (the folder shrank since the count was seen): an empty last page.
+    let past = try await provider.enumerate(
+      request, page: try #require(provider.pageToken(at: 5000, from: known, in: request)), progress: { _ in })
+    #expect(past.items.isEmpty)
+    #expect(past.nextPage == nil)
+    #expect(provider.pageToken(at: 10, from: try Page(Data("not ours".utf8)), in: request) == nil)
   }
 }
 
@@ -230,5 +284,18 @@ final class ProgressLog: @unchecked Sendable {
     let root = try await provider.item(at: tmp.path)
     let got = try await collect(provider, root.identifier, sort: sort, pageSize: 37).map(\.filename.bytes)
     #expect(got == expected.map(\.name))
+    // Pages cut in any order (jumps to the end, back to the middle) are the same pages.
+    let request = EnumerationRequest(container: root.identifier, sort: sort, suggestedPageSize: 37)
+    let fresh = testProvider(tmp)
+    _ = try await fresh.item(at: tmp.path)
+    let first = try await fresh.enumerate(request, page: nil, progress: { _ in })
+    let known = try #require(first.nextPage)
+    var pages = Array(1...(expected.count - 1) / 37)
+    pages.shuffle(using: &rng)
+    for p in [(expected.count - 1) / 37] + pages {
+      let token = try #require(fresh.pageToken(at: p * 37, from: known, in: request))
+      let page = try await fresh.enumerate(request, page: token, progress: { _ in })
+      #expect(page.items.map(\.filename.bytes) == Array(expected.map(\.name)[(p * 37)..<min(expected.count, p * 37 + 37)]))
+    }
   }
 }
