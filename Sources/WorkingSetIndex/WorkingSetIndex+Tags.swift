@@ -57,11 +57,18 @@ extension WorkingSetIndex {
   }
 
   /// Every tag in use, across domains, with how many items carry it, by name: the Tags sidebar.
+  /// Items in Recently Deleted (or inside a deleted folder) are not counted, as `items(taggedWith:)`
+  /// does not list them; a tag only they carry is left out until they are restored.
   public func allTags() throws(ProviderError) -> [(name: String, count: Int)] {
     try read("listing tags") { db in
-      try Row.fetchAll(db, sql: "SELECT name, count(*) AS n FROM tag GROUP BY name ORDER BY name").map {
-        (name: $0["name"], count: $0["n"])
-      }
+      try Row.fetchAll(
+        db,
+        sql: """
+          SELECT tag.name AS name, count(*) AS n FROM tag JOIN item USING (domain, identifier)
+          WHERE NOT item.isTrashed AND NOT item.insideTrash
+          GROUP BY tag.name ORDER BY tag.name
+          """
+      ).map { (name: $0["name"], count: $0["n"]) }
     }
   }
 

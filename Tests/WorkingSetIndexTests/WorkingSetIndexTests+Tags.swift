@@ -23,6 +23,13 @@ import Testing
     #expect(all.map(\.count) == [3, 1, 1])
     #expect(Set(try Fixture.ids(index.items(taggedWith: "Red"))) == ["a", "b", "c"])
 
+    // Items in Recently Deleted are not counted, nor listed; back from it, they are again.
+    try index.recordTrashed(b, originalPath: b.path, domain: Fixture.local)
+    #expect(try index.allTags().map(\.count) == [2, 1, 1])
+    #expect(Set(try Fixture.ids(index.items(taggedWith: "Red"))) == ["a", "c"])
+    try index.recordRestored(identifier: b.identifier, newItem: b, domain: Fixture.local)
+    #expect(try index.allTags().map(\.count) == [3, 1, 1])
+
     try index.setTags([], of: a, domain: Fixture.local)
     #expect(try index.tags(of: [a.identifier], domain: Fixture.local).isEmpty)
     #expect(try index.allTags().map(\.name) == ["Red"])
