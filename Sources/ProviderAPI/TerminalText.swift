@@ -4,6 +4,12 @@
 /// Escapes are visible and reversible, in the style of C and `ls -b`:
 /// - C0 controls and DEL: `\n`, `\t`, `\r`, `\e` or `\xNN`;
 /// - C1 controls (U+0080–U+009F) and bidi / invisible format controls: `\u{NNNN}`;
+/// - invisible characters that would make two different names look the same: zero-width space
+///   U+200B, word joiner U+2060, byte-order mark U+FEFF, soft hyphen U+00AD, the invisible
+///   operators U+2061–U+2064, U+180E and the interlinear annotation marks U+FFF9–U+FFFB —
+///   `\u{NNNN}`; the zero-width (non-)joiners U+200D and U+200C only where they join nothing (not
+///   between two visible non-ASCII characters), so emoji sequences and Persian or Indic words stay
+///   intact;
 /// - bytes that are not valid UTF-8: `\xNN`;
 /// - a backslash itself: `\\`, so that an escaped name cannot be confused with a real one.
 public enum TerminalText {
@@ -13,26 +19,25 @@ public enum TerminalText {
     out.reserveCapacity(bytes.count)
     var i = 0
     let n = bytes.count
+    // Whether what was written last is a visible character a joiner may join.
+    var previousJoins = false
     while i < n {
       let b = bytes[i]
       if b < 0x80 {
         appendASCII(b, to: &out)
+        previousJoins = false
         i += 1
         continue
       }
       let len = sequenceLength(bytes, at: i)
-      if len == 0 {
+      guard len > 0, let s = scalar(bytes, at: i, length: len) else {
         out += hexByte(b)
+        previousJoins = false
         i += 1
         continue
       }
-      var it = bytes[i..<(i + len)].makeIterator()
-      var dec = UTF8()
-      if case .scalarValue(let s) = dec.decode(&it) {
-        appendScalar(s, to: &out)
-      } else {
-        for k in i..<(i + len) { out += hexByte(bytes[k]) }
-      }
+      let next = i + len < n ? nextScalar(bytes, at: i + len) : nil
+      previousJoins = append(s, previousJoins: previousJoins, next: next, to: &out)
       i += len
     }
     return out
@@ -41,13 +46,21 @@ public enum TerminalText {
   /// Escapes text that is already a `String` (server messages, config values).
   public static func escape(_ s: String) -> String {
     var out = ""
-    for s in s.unicodeScalars {
-      if s.isASCII { appendASCII(UInt8(s.value), to: &out) } else { appendScalar(s, to: &out) }
+    let scalars = Array(s.unicodeScalars)
+    var previousJoins = false
+    for (k, s) in scalars.enumerated() {
+      if s.isASCII {
+        appendASCII(UInt8(s.value), to: &out)
+        previousJoins = false
+      } else {
+        previousJoins = append(s, previousJoins: previousJoins, next: k + 1 < scalars.count ? scalars[k + 1] : nil, to: &out)
+      }
     }
     return out
   }
 
-  /// True when a scalar must never reach a terminal raw.
+  /// True when a scalar must never reach a terminal raw, wherever it is (see the type's list; the
+  /// joiners depend on their neighbours: ``isUnsafe(_:previous:next:)``).
   public static func isUnsafe(_ s: Unicode.Scalar) -> Bool {
     let v = s.value
     if v < 0x20 || v == 0x7F || (0x80...0x9F).contains(v) { return true }
@@ -57,7 +70,64 @@ public enum TerminalText {
     {
       return true
     }
+    // Invisible: zero-width space, word joiner, invisible operators, BOM, soft hyphen, Mongolian
+    // vowel separator, interlinear annotation marks.
+    if v == 0x200B || (0x2060...0x2064).contains(v) || v == 0xFEFF || v == 0x00AD || v == 0x180E
+      || (0xFFF9...0xFFFB).contains(v)
+    {
+      return true
+    }
     return false
+  }
+
+  /// ``isUnsafe(_:)``, and a zero-width joiner or non-joiner that is not between two visible
+  /// characters (what it would join is missing, so it only hides in the name).
+  public static func isUnsafe(_ s: Unicode.Scalar, previous: Unicode.Scalar?, next: Unicode.Scalar?) -> Bool {
+    if isUnsafe(s) { return true }
+    guard isJoiner(s) else { return false }
+    return !(previous.map(joins) ?? false) || !(next.map(joins) ?? false)
+  }
+
+  private static func isJoiner(_ s: Unicode.Scalar) -> Bool { s.value == 0x200D || s.value == 0x200C }
+
+  /// A character a joiner may stand next to: a visible non-ASCII character, or a mark or modifier
+  /// on one (an emoji's variation selector or skin tone) — not a space, a control or another
+  /// invisible character, and not ASCII, where a joiner changes nothing one can see ("a\u{200D}b"
+  /// would look exactly like "ab").
+  static func joins(_ s: Unicode.Scalar) -> Bool {
+    if s.isASCII || isUnsafe(s) || isJoiner(s) { return false }
+    switch s.properties.generalCategory {
+    case .control, .format, .spaceSeparator, .lineSeparator, .paragraphSeparator, .unassigned, .surrogate:
+      return false
+    default:
+      return true
+    }
+  }
+
+  /// Appends a non-ASCII scalar, escaped if it must be; returns whether it is a visible character
+  /// a following joiner may join.
+  private static func append(_ s: Unicode.Scalar, previousJoins: Bool, next: Unicode.Scalar?, to out: inout String) -> Bool {
+    let unsafe = isJoiner(s) ? !(previousJoins && (next.map(joins) ?? false)) : isUnsafe(s)
+    if unsafe {
+      out += "\\u{" + String(s.value, radix: 16, uppercase: true) + "}"
+      return false
+    }
+    out.unicodeScalars.append(s)
+    return joins(s) || isJoiner(s)
+  }
+
+  private static func scalar(_ bytes: [UInt8], at i: Int, length: Int) -> Unicode.Scalar? {
+    var it = bytes[i..<(i + length)].makeIterator()
+    var dec = UTF8()
+    if case .scalarValue(let s) = dec.decode(&it) { return s }
+    return nil
+  }
+
+  /// The scalar at `i`, when the bytes there are valid UTF-8.
+  private static func nextScalar(_ bytes: [UInt8], at i: Int) -> Unicode.Scalar? {
+    if bytes[i] < 0x80 { return Unicode.Scalar(bytes[i]) }
+    let len = sequenceLength(bytes, at: i)
+    return len > 0 ? scalar(bytes, at: i, length: len) : nil
   }
 
   private static func appendASCII(_ b: UInt8, to out: inout String) {
@@ -69,14 +139,6 @@ public enum TerminalText {
     case 0x1B: out += "\\e"
     case 0..<0x20, 0x7F: out += hexByte(b)
     default: out.unicodeScalars.append(Unicode.Scalar(b))
-    }
-  }
-
-  private static func appendScalar(_ s: Unicode.Scalar, to out: inout String) {
-    if isUnsafe(s) {
-      out += "\\u{" + String(s.value, radix: 16, uppercase: true) + "}"
-    } else {
-      out.unicodeScalars.append(s)
     }
   }
 
