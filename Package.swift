@@ -114,7 +114,17 @@ let package = Package(
       swiftSettings: strict),
     .testTarget(name: "FolioProtocolTests", dependencies: ["FolioProtocol"], swiftSettings: strict),
     .testTarget(name: "FolioConfigTests", dependencies: ["FolioConfig", "ProviderAPI"], swiftSettings: strict),
-    .testTarget(name: "FolioEndToEndTests", dependencies: ["ProviderAPI"], swiftSettings: strict),
+    .testTarget(name: "FolioEndToEndTests", dependencies: ["ProviderAPI", "TestSupport"], swiftSettings: strict),
+    // FolioServerProvider against a real `folio serve` on loopback (needs the folio binary built).
+    .testTarget(
+      name: "FolioServerProviderTests",
+      dependencies: [
+        "FolioServerProvider", "FolioProtocol", "ProviderAPI", "TestSupport",
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+        .product(name: "Crypto", package: "swift-crypto"),
+      ],
+      swiftSettings: strict),
     .testTarget(
       name: "BrowserUITests", dependencies: ["BrowserUI", "ProviderAPI", "TestSupport"], exclude: ["Snapshots"],
       swiftSettings: strict),
