@@ -18,7 +18,7 @@ public struct FolioCommand: AsyncParsableCommand {
     subcommands: [
       BrowseCommand.self, ListCommand.self, InfoCommand.self, OpenCommand.self, RecentsCommand.self, SearchCommand.self,
       TagCommand.self, FavoriteCommand.self, RenameCommand.self, MoveCommand.self, CopyCommand.self,
-      MakeFolderCommand.self, RemoveCommand.self, TrashCommand.self, ActionsCommand.self, ActionCommand.self, ServeCommand.self,
+      MakeFolderCommand.self, RemoveCommand.self, TrashCommand.self, ActionsCommand.self, ActionCommand.self, ServeCommand.self, DomainCommand.self,
     ],
     defaultSubcommand: BrowseCommand.self)
 

@@ -1,0 +1,326 @@
+import ArgumentParser
+import FolioConfig
+import FolioServerProvider
+import Foundation
+import ProviderAPI
+import ProviderCore
+import WorkingSetIndex
+
+/// `folio domain`: add, list, sign in to and remove locations on servers.
+struct DomainCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "domain",
+    abstract: "Add, list, sign in to or remove a location on a Folio server.",
+    discussion: """
+      folio domain add NAME --server URL --user USER [--password-stdin]
+      folio domain login NAME [--password-stdin]
+      folio domain list [--json]
+      folio domain remove NAME [--keep-unsynced | --keep-downloaded]
+      The location is written to config.toml ([[domain]]); its password to
+      $XDG_CONFIG_HOME/folio/credentials (NAME=SECRET lines, mode 0600).
+      """,
+    subcommands: [DomainAddCommand.self, DomainLoginCommand.self, DomainListCommand.self, DomainRemoveCommand.self])
+}
+
+/// Reads the password the way the options say: standard input, or the terminal with echo off.
+private func readPassword(stdin: Bool, user: String, server: URL) throws(ProviderError) -> String {
+  if stdin { return try PasswordInput.fromStandardInput() }
+  let host = TerminalText.escape(server.host ?? server.absoluteString)
+  return try PasswordInput.prompt("Password for \(TerminalText.escape(user)) on \(host): ")
+}
+
+/// Signs in once with `password`, so that nothing is saved for a server that says no.
+private func checkSignIn(
+  _ domain: DomainIdentifier, displayName: String, server: URL, user: String, password: String
+) async throws(ProviderError) {
+  let provider = FolioServerProvider(
+    domain: domain, displayName: displayName, account: ServerAccount(baseURL: server, user: user))
+  try await provider.authenticate(Credentials(user: user, secret: password))
+  await provider.signOut()
+}
+
+struct DomainAddCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "add",
+    abstract: "Add a Folio server location: sign in once, then save it in config.toml and its password.")
+
+  @Argument(help: "The location's name: letters, digits, '-', '_' or '.' (NAME:/path on the command line).")
+  var name: String
+  @Option(help: "The server: http(s)://host:port, or host:port.") var server: String
+  @Option(help: "The user name on the server.") var user: String
+  @Option(help: "What the sidebar calls it (default: the name).") var displayName: String?
+  @Flag(help: "Read the password from the first line of standard input instead of asking.") var passwordStdin = false
+
+  func run() async throws {
+    try await runReporting { () async throws(ProviderError) in
+      let paths = FolioPaths.current
+      let id = try DomainIdentifier(name)
+      if id == .local { throw ProviderError(.invalidArgument, "'local' is the built-in location: choose another name") }
+      let file = paths.configFile
+      let text = try DomainConfigEditor.read(file)
+      let current = try FolioConfiguration.parse(text, file: file.path, paths: paths)
+      if current.domains.contains(where: { $0.identifier == id }) {
+        throw ProviderError(
+          .filenameCollision,
+          "a location named '\(id)' already exists: sign in again with `folio domain login \(id)`, or remove it first")
+      }
+      let url = try RemoteDomains.serverURL(server)
+      let password = try readPassword(stdin: passwordStdin, user: user, server: url)
+      try await checkSignIn(id, displayName: displayName ?? name, server: url, user: user, password: password)
+      let updated = try DomainConfigEditor.adding(
+        name: id, type: "folio", settings: [("server", url.absoluteString), ("user", user)], displayName: displayName,
+        to: text, file: file.path, paths: paths)
+      try CredentialsStore(paths: paths).setSecret(password, for: id)
+      try DomainConfigEditor.write(updated, to: file)
+      Console.out(
+        "added '\(id)': \(TerminalText.escape(user)) on \(TerminalText.escape(url.absoluteString)) (browse it with: folio ls \(id):/)")
+    }
+  }
+}
+
+struct DomainLoginCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "login", abstract: "Sign in to a Folio server location again and save the new password.")
+
+  @Argument(help: "The location's name.") var name: String
+  @Flag(help: "Read the password from the first line of standard input instead of asking.") var passwordStdin = false
+
+  func run() async throws {
+    try await runReporting { () async throws(ProviderError) in
+      let paths = FolioPaths.current
+      let id = try DomainIdentifier(name)
+      let configuration = try FolioConfiguration.load(paths: paths)
+      guard let config = configuration.domains.first(where: { $0.identifier == id }) else {
+        throw ProviderError(.noSuchItem, "no location named '\(id)' (add one with `folio domain add`)")
+      }
+      guard let provider = try RemoteDomains.provider(for: config, paths: paths) else {
+        throw ProviderError(.invalidArgument, "'\(id)' is not a Folio server location: there is nothing to sign in to")
+      }
+      let user = provider.account.user
+      let password = try readPassword(stdin: passwordStdin, user: user, server: provider.account.baseURL)
+      try await checkSignIn(id, displayName: config.displayName, server: provider.account.baseURL, user: user, password: password)
+      try CredentialsStore(paths: paths).setSecret(password, for: id)
+      Console.out("signed in to '\(id)' as \(TerminalText.escape(user))")
+    }
+  }
+}
+
+struct DomainListCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "list", abstract: "List the locations with their state (online, offline, needs sign-in, over quota).")
+
+  @Flag(help: "Print JSON.") var json = false
+
+  struct Entry: Encodable {
+    var name: String
+    var displayName: String
+    var type: String
+    /// "local", "online", "offline", "needs sign-in", "over quota", "error" or "unsupported".
+    var state: String
+    var detail: String?
+    var server: String?
+    var user: String?
+    var root: String?
+    var usedBytes: Int64?
+    var quotaBytes: Int64?
+    /// Transfers of this location not yet done (from the transfer journal); nil when none.
+    var syncing: Int?
+  }
+
+  func run() async throws {
+    try await runReporting { () async throws(ProviderError) in
+      let context = try FolioContext.make()
+      var entries: [Entry] = [
+        Entry(name: "local", displayName: context.registry.local.displayName, type: "local", state: "local", root: "/")
+      ]
+      for config in context.configuration.domains {
+        entries.append(Self.entry(config))
+      }
+      // The servers are asked side by side: one that is down costs its timeout once, not per line.
+      let providers = context.registry.domains.compactMap { $0.provider as? FolioServerProvider }
+      let states = await withTaskGroup(of: (String, ServerStatus).self) { group in
+        for p in providers { group.addTask { (p.domain.rawValue, await p.status()) } }
+        var out: [String: ServerStatus] = [:]
+        for await (name, status) in group { out[name] = status }
+        return out
+      }
+      for i in entries.indices {
+        if let status = states[entries[i].name] { Self.apply(status, to: &entries[i]) }
+        entries[i].syncing = Self.syncingCount(DomainIdentifier(unchecked: entries[i].name), index: context.index)
+      }
+      if json {
+        Console.out(ItemJSON.encode(entries))
+        return
+      }
+      for e in entries {
+        var state = e.state
+        if let n = e.syncing { state += ", syncing \(n)" }
+        var place = e.root.map { TerminalText.escape($0) } ?? ""
+        if let server = e.server { place = "\(TerminalText.escape(e.user ?? "?")) on \(TerminalText.escape(server))" }
+        if let used = e.usedBytes { place += " (\(HumanFormat.size(used))" + (e.quotaBytes.map { " of \(HumanFormat.size($0))" } ?? "") + ")" }
+        if let detail = e.detail { place += ": " + detail }
+        Console.out(
+          HumanFormat.pad(TerminalText.escape(e.name), 14) + "  " + HumanFormat.pad(e.type, 6) + "  "
+            + HumanFormat.pad(state, 14) + "  " + place)
+      }
+    }
+  }
+
+  static func entry(_ config: DomainConfig) -> Entry {
+    var e = Entry(name: config.identifier.rawValue, displayName: config.displayName, type: "local", state: "local")
+    switch config.kind {
+    case .local(let root):
+      e.root = root
+    case .remote(let type, let settings):
+      e.type = type
+      e.server = settings["server"] ?? settings["url"]
+      e.user = settings["user"]
+      e.state = type == "folio" ? "error" : "unsupported"
+      if type != "folio" { e.detail = "this build of Folio does not serve \(type) locations yet" }
+    }
+    return e
+  }
+
+  static func apply(_ status: ServerStatus, to e: inout Entry) {
+    switch status {
+    case .online(let used, let quota):
+      e.state = "online"
+      e.usedBytes = used
+      e.quotaBytes = quota
+    case .overQuota(let used, let quota):
+      e.state = "over quota"
+      e.usedBytes = used
+      e.quotaBytes = quota
+    case .needsSignIn(let message):
+      e.state = "needs sign-in"
+      e.detail = message
+    case .offline(let message):
+      e.state = "offline"
+      e.detail = message
+    case .failed(let error):
+      e.state = "error"
+      e.detail = error.message
+    }
+  }
+
+  /// "syncing N": the location's transfers in the journal that are not done yet.
+  ///
+  /// The hook for the sync engine: the count comes from the durable transfer journal, so it holds
+  /// whether or not a `folio` is running. Nil when there is nothing pending (or no index).
+  static func syncingCount(_ domain: DomainIdentifier, index: WorkingSetIndex) -> Int? {
+    guard let n = try? index.pendingTransfers(domain: domain).count, n > 0 else { return nil }
+    return n
+  }
+}
+
+struct DomainRemoveCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "remove",
+    abstract: "Remove a location: its config, password, index entries and downloaded content.",
+    discussion: """
+      Nothing that is not on the server yet is lost silently: with uploads still pending the
+      command refuses, unless --keep-unsynced (copies them to a folder first) or --keep-downloaded
+      (those, plus every downloaded file) says what to keep. The folder is printed.
+      """)
+
+  @Argument(help: "The location's name.") var name: String
+  @Flag(help: "Keep a copy of each change not yet uploaded, then remove.") var keepUnsynced = false
+  @Flag(help: "Keep the changes not yet uploaded and every downloaded file, then remove.") var keepDownloaded = false
+
+  func run() async throws {
+    try await runReporting { () async throws(ProviderError) in
+      let paths = FolioPaths.current
+      let id = try DomainIdentifier(name)
+      if id == .local { throw ProviderError(.invalidArgument, "'local' is built in and cannot be removed") }
+      let file = paths.configFile
+      let text = try DomainConfigEditor.read(file)
+      let configuration = try FolioConfiguration.parse(text, file: file.path, paths: paths)
+      guard configuration.domains.contains(where: { $0.identifier == id }) else {
+        throw ProviderError(.noSuchItem, "no location named '\(id)'")
+      }
+      let index = try WorkingSetIndex.open(at: paths.indexFile)
+      let unsynced = try index.pendingTransfers(domain: id).filter { $0.direction == .upload }
+      if !unsynced.isEmpty && !keepUnsynced && !keepDownloaded {
+        let names = unsynced.prefix(3).map { Self.displayName(of: $0, index: index) }.joined(separator: ", ")
+        throw ProviderError(
+          .unsyncedEdits,
+          "'\(id)' has \(unsynced.count) change(s) not uploaded yet (\(names)\(unsynced.count > 3 ? ", …" : "")): "
+            + "let them upload first, or add --keep-unsynced to keep a copy of each (--keep-downloaded keeps downloads too)")
+      }
+      let cache = paths.contentCache.appendingPathComponent(id.rawValue, isDirectory: true)
+      var kept: URL?
+      var keptCount = 0
+      if keepUnsynced || keepDownloaded {
+        let hasDownloads = keepDownloaded && FileManager.default.fileExists(atPath: cache.path)
+        if !unsynced.isEmpty || hasDownloads {
+          let folder = Self.preservedFolder(paths: paths, domain: id)
+          keptCount = try Self.preserve(unsynced, in: folder.appendingPathComponent("unsynced"), index: index)
+          if hasDownloads { try Self.move(cache, to: folder.appendingPathComponent("downloaded")) }
+          kept = folder
+        }
+      }
+      try DomainConfigEditor.write(try DomainConfigEditor.removing(id, from: text, file: file.path, paths: paths), to: file)
+      try CredentialsStore(paths: paths).removeSecret(for: id)
+      try index.removeDomain(id)
+      try? FileManager.default.removeItem(at: cache)
+      Console.out("removed '\(id)'")
+      if let kept {
+        Console.out("kept \(keptCount) unsynced file(s)\(keepDownloaded ? " and the downloaded files" : "") in \(TerminalText.escape(kept.path))")
+      }
+    }
+  }
+
+  /// `$XDG_DATA_HOME/folio/preserved/NAME-YYYYMMDD-HHMMSS`.
+  static func preservedFolder(paths: FolioPaths, domain: DomainIdentifier) -> URL {
+    let f = DateFormatter()
+    f.locale = Locale(identifier: "en_US_POSIX")
+    f.dateFormat = "yyyyMMdd-HHmmss"
+    return paths.dataHome.appendingPathComponent("folio/preserved/\(domain.rawValue)-\(f.string(from: Date()))", isDirectory: true)
+  }
+
+  static func displayName(of t: Transfer, index: WorkingSetIndex) -> String {
+    if let item = try? index.item(domain: t.domain, identifier: t.identifier) { return item.item().path.displayString }
+    return t.name?.displayString ?? t.identifier.rawValue
+  }
+
+  /// Copies each staged upload to `folder`, under its path in the domain (checked component by
+  /// component, so it cannot land outside the folder); returns how many were copied.
+  static func preserve(_ uploads: [Transfer], in folder: URL, index: WorkingSetIndex) throws(ProviderError) -> Int {
+    var count = 0
+    for t in uploads {
+      guard let staged = t.stagedPath else { continue }
+      var components: [ItemName] = []
+      if let path = (try? index.item(domain: t.domain, identifier: t.identifier))?.item().path {
+        components = path.bytes.split(separator: 0x2F).compactMap { try? ItemName.validated(Array($0)) }
+      }
+      if components.isEmpty, let name = t.name { components = [name] }
+      if components.isEmpty { components = [ItemName("upload-\(t.id)")] }
+      var target = folder
+      for c in components { target.appendPathComponent(c.lossyString) }
+      var candidate = target
+      var n = 2
+      while FileManager.default.fileExists(atPath: candidate.path) {
+        candidate = target.deletingLastPathComponent().appendingPathComponent("\(target.lastPathComponent) \(n)")
+        n += 1
+      }
+      do {
+        try FileManager.default.createDirectory(at: candidate.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: staged.lossyString, toPath: candidate.path)
+      } catch {
+        throw ProviderError(
+          .ioError, "could not keep \(staged.displayString): \(error.localizedDescription); nothing was removed")
+      }
+      count += 1
+    }
+    return count
+  }
+
+  static func move(_ from: URL, to: URL) throws(ProviderError) {
+    do {
+      try FileManager.default.createDirectory(at: to.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try FileManager.default.moveItem(at: from, to: to)
+    } catch {
+      throw ProviderError(.ioError, "could not keep the downloaded files: \(error.localizedDescription); nothing was removed")
+    }
+  }
+}

@@ -1,0 +1,58 @@
+import FolioConfig
+import FolioServerProvider
+import Foundation
+import ProviderAPI
+
+/// Builds the providers of remote `[[domain]]`s: today `type = "folio"`, a FolioServer account.
+///
+/// The password is looked for only when the provider has to sign in, in this order: the
+/// credentials file (``CredentialsStore``), then the domain's `password_command`. Neither is read
+/// while building, so a command that never touches the domain never reads a secret.
+enum RemoteDomains {
+  /// The command that signs in again, for `notAuthenticated` messages.
+  static func signInHint(_ domain: DomainIdentifier) -> String {
+    "sign in with `folio domain login \(domain)`"
+  }
+
+  /// The provider of a remote domain, or nil for a type this build does not serve.
+  static func provider(for config: DomainConfig, paths: FolioPaths) throws(ProviderError) -> FolioServerProvider? {
+    guard case .remote(let type, let settings) = config.kind, type == "folio" else { return nil }
+    let id = config.identifier
+    guard let server = settings["server"] ?? settings["url"] else {
+      throw ProviderError(.badConfig, "the location '\(id)' has no server")
+    }
+    guard let user = settings["user"] else {
+      throw ProviderError(.badConfig, "the location '\(id)' has no user (add user = \"NAME\" to its [[domain]])")
+    }
+    let account = ServerAccount(baseURL: try serverURL(server), user: user)
+    let store = CredentialsStore(paths: paths)
+    let command = config.passwordCommand
+    let source = PasswordSource { () async throws(ProviderError) -> String? in
+      if let secret = try store.secret(for: id) { return secret }
+      if let command { return try await PasswordCommand.run(command, domain: id) }
+      return nil
+    }
+    return FolioServerProvider(
+      domain: id, displayName: config.displayName, account: account, password: source, signInHint: signInHint(id))
+  }
+
+  /// The base URL of a server setting: `http(s)://host[:port][/prefix]`, or `host[:port]`, which
+  /// means https — or http for this machine (localhost, 127.0.0.0/8, ::1), where nothing travels
+  /// over a network.
+  static func serverURL(_ text: String) throws(ProviderError) -> URL {
+    var s = text.trimmingCharacters(in: .whitespaces)
+    if !s.contains("://") {
+      let host = s.split(separator: ":").first.map(String.init) ?? s
+      let local = host == "localhost" || host.hasPrefix("127.") || s.hasPrefix("[::1]")
+      s = (local ? "http://" : "https://") + s
+    }
+    while s.hasSuffix("/") { s.removeLast() }
+    guard let url = URL(string: s), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+      let host = url.host, !host.isEmpty, url.query == nil, url.fragment == nil, url.user == nil
+    else {
+      throw ProviderError(
+        .badConfig, "'\(TerminalText.escape(text))' is not a server address (use e.g. https://files.example.com or host:8470)")
+    }
+    return url
+  }
+}
