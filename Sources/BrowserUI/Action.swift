@@ -12,9 +12,10 @@ public enum Action: Sendable {
   case recentsChanged([IndexedRow])
   case searchResults(query: String, [IndexedRow])
   case sidebarChanged(favorites: [IndexedRow], tags: [(name: String, count: Int)])
-  /// An operation finished: a message, and whether the list should be reloaded.
-  case operationSucceeded(message: String?, reload: Bool, select: ItemIdentifier?)
-  case operationFailed(ProviderError)
+  /// An operation finished: a message, and whether the list should be reloaded. `from` is the
+  /// effect that asked for it: a prompt closes (or shows the error) only for its own operation.
+  case operationSucceeded(message: String?, reload: Bool, select: ItemIdentifier?, from: Effect? = nil)
+  case operationFailed(ProviderError, from: Effect? = nil)
   /// Opening a folder from elsewhere (a favorite): show it.
   case showFolder(FolderLocation, select: ItemIdentifier?)
   /// A provider said notAuthenticated: ask for credentials, then run `retry`.

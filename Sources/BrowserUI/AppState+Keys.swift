@@ -5,7 +5,7 @@ extension AppState {
     if case .resize(let w, let h) = key { return reduce(.resized(width: w, height: h)) }
     if overlay != nil { return handleOverlayKey(key) }
     if tab == .browse, browse.filter != nil, let effects = handleFilterKey(key) { return effects }
-    if sidebar.focused, let effects = handleSidebarKey(key) { return effects }
+    if sidebar.focused { return handleSidebarKey(key) }
     if case .mouseRightClick = key { return openMenu() }
     if case .scrollUp = key { return moveCursor(to: cursor - 3) }
     if case .scrollDown = key { return moveCursor(to: cursor + 3) }
@@ -168,16 +168,50 @@ extension AppState {
 
   // MARK: - Sidebar
 
-  mutating func handleSidebarKey(_ key: KeyEvent) -> [Effect]? {
+  /// Keys while the sidebar has the focus. They act on the sidebar, or on the app as a whole
+  /// (quit, help, tabs); a key that means something only in the list (G on the list, m, r, d, …)
+  /// does nothing here rather than act on a list the person is not looking at.
+  mutating func handleSidebarKey(_ key: KeyEvent) -> [Effect] {
     let entries = sidebar.entries
-    func step(_ d: Int) {
+    func step(_ d: Int, times: Int = 1) {
       var c = sidebar.cursor
-      repeat { c += d } while c >= 0 && c < entries.count && isHeading(entries[c])
-      if c >= 0 && c < entries.count { sidebar.cursor = c }
+      for _ in 0..<times {
+        var next = c
+        repeat { next += d } while next >= 0 && next < entries.count && isHeading(entries[next])
+        guard next >= 0 && next < entries.count else { break }
+        c = next
+      }
+      sidebar.cursor = c
+    }
+    func first() -> Int? { entries.indices.first { !isHeading(entries[$0]) } }
+    func last() -> Int? { entries.indices.last { !isHeading(entries[$0]) } }
+    // "gg": the first entry.
+    if key == .character("g") {
+      if pendingKey == "g" {
+        pendingKey = nil
+        if let f = first() { sidebar.cursor = f }
+      } else {
+        pendingKey = "g"
+      }
+      return []
+    }
+    pendingKey = nil
+    if message != nil { message = nil }
+    switch key {
+    case .escape:
+      sidebar.focused = false
+      return []
+    case .scrollUp: step(-1, times: 3); return []
+    case .scrollDown: step(1, times: 3); return []
+    default: break
     }
     switch keyMap.command(for: key) {
     case .up: step(-1)
     case .down: step(1)
+    case .pageUp: step(-1, times: max(1, listHeight))
+    case .pageDown: step(1, times: max(1, listHeight))
+    case .top: if let f = first() { sidebar.cursor = f }
+    case .bottom: if let l = last() { sidebar.cursor = l }
     case .open:
       sidebar.focused = false
       guard let entry = entries[safe: sidebar.cursor] else { return [] }
@@ -202,11 +236,17 @@ extension AppState {
       }
     case .sidebar, .parent:
       sidebar.focused = false
-    case .quit:
-      return perform(.quit)
+    case .quit, .help:
+      return perform(keyMap.command(for: key)!)
+    case .nextTab, .previousTab, .browseTab, .recentsTab:
+      // Recents has no sidebar: leave it, then switch.
+      sidebar.focused = false
+      return perform(keyMap.command(for: key)!)
+    case .refresh:
+      return [.refreshSidebar]
     default:
-      if key == .escape { sidebar.focused = false }
-      else { return nil }
+      // Filter, sort, hidden, marks, the menu and the item commands belong to the list.
+      break
     }
     return []
   }

@@ -85,16 +85,18 @@ extension AppState {
       sidebar.tags = tags
       sidebar.cursor = min(sidebar.cursor, max(0, sidebar.entries.count - 1))
       return []
-    case .operationSucceeded(let text, let reloadList, let select):
+    case .operationSucceeded(let text, let reloadList, let select, let origin):
       if let text { message = StatusMessage(text) }
-      if case .prompt = overlay { overlay = nil }
+      // Only the prompt the operation came from closes: not a rename box opened meanwhile.
+      if case .prompt(let p) = overlay, let origin, p.purpose.asked(for: origin) { overlay = nil }
       var effects: [Effect] = [.refreshSidebar, .loadRecents(tag: recents.tagFilter)]
       if reloadList { effects = reload(keeping: select ?? currentItem?.identifier) + effects }
       return effects
-    case .operationFailed(let error):
+    case .operationFailed(let error, let origin):
       message = StatusMessage(TerminalText.escape(error.message), isError: true)
-      if case .prompt(var p) = overlay, error.code == .filenameCollision || error.code == .invalidArgument {
-        // Keep the editor open with the reason, so the name can be fixed.
+      if case .prompt(var p) = overlay, let origin, p.purpose.asked(for: origin) {
+        // Whatever went wrong (a name taken, refused, no permission): the reason in the box and
+        // the editor open, so the name can be fixed or the box closed.
         p.error = TerminalText.escape(error.message)
         overlay = .prompt(p)
       }
@@ -204,6 +206,9 @@ extension AppState {
 
   mutating func goToParent() -> [Effect] {
     guard case .folder(let f) = browse.location else {
+      // Recently Deleted has no parent: back to the folder it was opened from (the cursor where
+      // it was), else the first location's root.
+      if let previous = browse.back.popLast() { return go(to: .folder(previous), pushBack: false) }
       if let root = sidebar.locations.first?.root { return go(to: .folder(root), pushBack: false) }
       return []
     }

@@ -32,6 +32,8 @@ public enum AppView {
       let label = " \(i + 1) \(tab.title) "
       x += screen.put(label, x: x, y: 0, role: tab == s.tab ? .tabActive : .tabInactive, ascii: s.ascii) + 1
     }
+    // The sort and hidden files are Browse's: Recents has its own order (most recent first).
+    guard s.tab == .browse else { return }
     let sort = "\(s.sort.key.rawValue) \(s.sort.ascending ? (s.ascii ? "^" : "↑") : (s.ascii ? "v" : "↓"))"
       + (s.showHidden ? "  hidden" : "")
     let w = DisplayWidth.width(of: sort)

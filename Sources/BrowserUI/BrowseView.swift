@@ -85,7 +85,8 @@ enum BrowseView {
   ) {
     if marked { screen.put(g.marked, x: x, y: y, role: base, ascii: s.ascii) }
     let badge = Badge.of(item)
-    screen.put(badge.glyph(g), x: x + 1, y: y, role: selected ? base : badge.role, ascii: s.ascii)
+    // Badges and marks keep their colors on the row's background, selected or not.
+    screen.put(badge.glyph(g), x: x + 1, y: y, role: badge == .none ? base : badge.role, background: base, ascii: s.ascii)
     var name = item.filename.displayString + (item.isFolder ? g.folderSuffix : "")
     if trash, let o = item.originalPath { name += "  " + o.parent.displayString }
     var marks: [(String, StyleRole)] = []
@@ -97,7 +98,7 @@ enum BrowseView {
     let used = screen.put(name, x: x + 3, y: y, maxWidth: max(1, c.name - marksWidth - 1), role: nameRole, ascii: s.ascii)
     var mx = x + 3 + used + 1
     for (glyph, role) in marks {
-      screen.put(glyph, x: mx, y: y, role: selected ? base : role, ascii: s.ascii)
+      screen.put(glyph, x: mx, y: y, role: role, background: base, ascii: s.ascii)
       mx += 1
     }
     var cx = x + 3 + c.name

@@ -46,6 +46,48 @@ public enum DisplayWidth {
     return out + ellipsis
   }
 
+  /// `s` in lines of at most `columns`, broken at spaces where it can be and inside a word (never
+  /// inside a character) where a word is longer than a line.
+  public static func wrap(_ s: String, to columns: Int) -> [String] {
+    guard columns > 0 else { return [] }
+    var lines: [String] = []
+    var line = ""
+    var used = 0
+    for word in s.split(separator: " ", omittingEmptySubsequences: true) {
+      var rest = Substring(word)
+      let w = width(of: String(rest))
+      if used > 0 && used + 1 + w <= columns {
+        line += " " + rest
+        used += 1 + w
+        continue
+      }
+      if used > 0 {
+        lines.append(line)
+        line = ""
+        used = 0
+      }
+      // A word longer than a line is cut where the line is full.
+      while width(of: String(rest)) > columns {
+        var head = ""
+        var hw = 0
+        while let ch = rest.first, hw + width(of: ch) <= columns {
+          head.append(ch)
+          hw += width(of: ch)
+          rest.removeFirst()
+        }
+        if head.isEmpty, let ch = rest.first {  // a character wider than the line
+          head.append(ch)
+          rest.removeFirst()
+        }
+        lines.append(head)
+      }
+      line = String(rest)
+      used = width(of: line)
+    }
+    if used > 0 || lines.isEmpty { lines.append(line) }
+    return lines
+  }
+
   /// `s` padded with spaces (or truncated) to exactly `columns`.
   public static func pad(_ s: String, to columns: Int, alignRight: Bool = false) -> String {
     let t = truncate(s, to: columns)

@@ -56,9 +56,33 @@ public struct KeyMap: Sendable, Equatable {
 
   public func command(for key: KeyEvent) -> Command? { bindings[key] }
 
-  /// The keys bound to a command, for the help screen.
+  /// The keys bound to a command, for the help screen, always in the same order: named keys first
+  /// (Enter, Backspace, …, the arrows, PgUp/PgDn, Home/End), then Ctrl combinations, then
+  /// characters — "up k" and "down j", never "k up" next to "down j".
   public func keys(for command: Command) -> [String] {
-    bindings.filter { $0.value == command }.map(\.key.description).sorted()
+    bindings.filter { $0.value == command }.map(\.key).sorted { Self.helpOrder($0) < Self.helpOrder($1) }
+      .map(\.description)
+  }
+
+  /// Where a key goes in the help's list: (group, rank within it, name).
+  static func helpOrder(_ key: KeyEvent) -> HelpOrder {
+    let named: [KeyEvent] = [
+      .enter, .backspace, .delete, .escape, .tab, .backTab, .up, .down, .left, .right, .pageUp, .pageDown, .home,
+      .end, .insert, .menu,
+    ]
+    switch key {
+    case .character(let c): return HelpOrder(group: 2, rank: 0, name: String(c))
+    case .control(let c): return HelpOrder(group: 1, rank: 0, name: String(c))
+    case .function(let n): return HelpOrder(group: 0, rank: named.count + n, name: "")
+    default: return HelpOrder(group: 0, rank: named.firstIndex(of: key) ?? named.count + 100, name: key.description)
+    }
+  }
+
+  struct HelpOrder: Comparable {
+    var group: Int
+    var rank: Int
+    var name: String
+    static func < (a: Self, b: Self) -> Bool { (a.group, a.rank, a.name) < (b.group, b.rank, b.name) }
   }
 
   /// Applies `[keys]` overrides: command name → key names. Unknown names are reported, not fatal.

@@ -120,6 +120,18 @@ public enum PromptPurpose: Sendable, Equatable {
   case search
 }
 
+extension PromptPurpose {
+  /// Whether `effect` is the operation this prompt asked for (the prompts that stay open until
+  /// their operation answers: rename and new folder).
+  public func asked(for effect: Effect) -> Bool {
+    switch (self, effect) {
+    case (.rename(let item, let d), .rename(let other, _, let od)): return item.identifier == other.identifier && d == od
+    case (.newFolder(let folder), .makeFolder(_, let parent)): return folder == parent
+    default: return false
+    }
+  }
+}
+
 public struct PromptState: Sendable, Equatable {
   public var title: String
   public var purpose: PromptPurpose

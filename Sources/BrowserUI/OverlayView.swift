@@ -5,13 +5,7 @@ enum OverlayView {
   static func draw(_ o: Overlay, _ s: AppState, _ g: Glyphs, _ screen: inout Screen) {
     switch o {
     case .folderPicker(let p):
-      // FolderPickerView needs 6 rows (it lays out height - 4 folder rows); below that, a stub.
-      if s.height >= 6 {
-        FolderPickerView.draw(p, s, g, &screen)
-      } else {
-        let (bx, by) = box(&screen, s, g, width: s.width - 2, height: 3, title: "Move To", role: .menu)
-        screen.put("too small", x: bx + 1, y: by + 1, maxWidth: s.width - 4, role: .menuDisabled, ascii: s.ascii)
-      }
+      FolderPickerView.draw(p, s, g, &screen)
     case .auth(let a):
       let w = min(s.width - 2, 52)
       let h = fitted(height: a.error == nil ? 7 : 8, s)
@@ -38,7 +32,7 @@ enum OverlayView {
       let w = min(s.width - 2, max(24, DisplayWidth.width(of: m.title) + 4, (lines.map { DisplayWidth.width(of: $0.0) + ($0.1?.count ?? 0) + 6 }.max() ?? 0)))
       let h = fitted(height: min(s.height - 2, lines.count + 2), s)
       let (bx, by) = box(&screen, s, g, width: w, height: h, title: m.title)
-      // A menu taller than the screen scrolls with its cursor.
+      // A menu taller than the screen scrolls with its cursor; arrows on the border say so.
       let visible = h - 2
       let start = max(0, min(m.cursor - visible + 1, lines.count - visible))
       for (row, (title, key)) in lines.dropFirst(start).prefix(visible).enumerated() {
@@ -48,9 +42,12 @@ enum OverlayView {
         screen.put(" " + title, x: bx + 1, y: by + 1 + row, maxWidth: w - 2 - (key.map { $0.count + 2 } ?? 0), role: role, ascii: s.ascii)
         if let key { screen.put(key, x: bx + w - 2 - key.count, y: by + 1 + row, role: i == m.cursor ? role : .menuDisabled) }
       }
+      scrollMarks(&screen, s, x: bx, y: by, width: w, height: h, above: start > 0, below: start + visible < lines.count)
     case .prompt(let p):
       let w = min(s.width - 2, max(40, DisplayWidth.width(of: p.editor.string) + 6))
-      let h = fitted(height: p.error == nil ? 4 : 5, s)
+      // An error (a name already taken, a refused name) gets as many lines as it needs.
+      let errorLines = p.error.map { DisplayWidth.wrap($0, to: max(1, w - 4)) } ?? []
+      let h = fitted(height: 4 + errorLines.count, s)
       let (bx, by) = box(&screen, s, g, width: w, height: h, title: p.title, role: .prompt)
       let field = w - 4
       screen.fill(x: bx + 2, y: by + 1, width: field, height: 1, role: .promptInput)
@@ -72,7 +69,15 @@ enum OverlayView {
         screen[cx, by + 1] = cell
       }
       if 2 < h - 1 { screen.put("enter ok · esc cancel", x: bx + 2, y: by + 2, maxWidth: field, role: .promptLabel) }
-      if let e = p.error, 3 < h - 1 { screen.put(e, x: bx + 2, y: by + 3, maxWidth: field, role: .error, ascii: s.ascii) }
+      // On a screen too short for all of it, the last line that fits ends with an ellipsis.
+      let room = max(0, h - 4)
+      var shownLines = Array(errorLines.prefix(room))
+      if errorLines.count > room, room > 0 {
+        shownLines[room - 1] = errorLines[(room - 1)...].joined(separator: " ")
+      }
+      for (k, line) in shownLines.enumerated() {
+        screen.put(line, x: bx + 2, y: by + 3 + k, maxWidth: field, role: .error, ascii: s.ascii)
+      }
     case .confirm(let c):
       let w = min(s.width - 2, max(36, DisplayWidth.width(of: c.message) + 4))
       let h = fitted(height: 4, s)
@@ -105,6 +110,7 @@ enum OverlayView {
         screen.put(DisplayWidth.pad(k, to: keyWidth), x: bx + 2, y: by + 1 + i, maxWidth: keyWidth, role: .helpKey, ascii: s.ascii)
         screen.put(v, x: bx + 3 + keyWidth, y: by + 1 + i, maxWidth: w - 4 - keyWidth, role: .help, ascii: s.ascii)
       }
+      scrollMarks(&screen, s, x: bx, y: by, width: w, height: h, above: start > 0, below: start + visible < rows.count)
       if footer { screen.put("j/k scroll · any other key closes", x: bx + 2, y: by + h - 2, maxWidth: w - 4, role: .menuDisabled) }
     case .tagPicker(let t):
       let w = min(s.width - 2, 36)
@@ -126,10 +132,12 @@ enum OverlayView {
         let box = mark == .all ? "[x]" : mark == .some ? "[-]" : "[ ]"
         screen.put(" " + box + " ", x: bx + 1, y: y, maxWidth: w - 2, role: role)
         if w > 8 {
-          screen.put(g.tagDot, x: bx + 6, y: y, role: index == t.cursor ? role : Badge.tagRole(name), ascii: s.ascii)
+          screen.put(g.tagDot, x: bx + 6, y: y, role: Badge.tagRole(name), background: role, ascii: s.ascii)
           screen.put(" " + TerminalText.escape(name), x: bx + 7, y: y, maxWidth: w - 8, role: role, ascii: s.ascii)
         }
       }
+      // The tags and "New Tag…" after them.
+      scrollMarks(&screen, s, x: bx, y: by, width: w, height: h, above: start > 0, below: start + visible < rows.count + 1)
     case .sortPicker(let cursor):
       let options = AppState.sortOptions
       let w = min(s.width - 2, 30)
@@ -148,7 +156,18 @@ enum OverlayView {
         screen.fill(x: bx + 1, y: by + 1 + i - start, width: w - 2, height: 1, role: role)
         screen.put(" " + check + title, x: bx + 1, y: by + 1 + i - start, maxWidth: w - 2, role: role, ascii: s.ascii)
       }
+      scrollMarks(&screen, s, x: bx, y: by, width: w, height: h, above: start > 0, below: start + visible < options.count)
     }
+  }
+
+  /// Arrows on a box's border when its list is cut: ↑ on the top border when entries are hidden
+  /// above, ↓ on the bottom one when entries are hidden below (^ and v in ASCII).
+  static func scrollMarks(
+    _ screen: inout Screen, _ s: AppState, x: Int, y: Int, width w: Int, height h: Int, above: Bool, below: Bool
+  ) {
+    guard w >= 6, h >= 3 else { return }
+    if above { screen.put(s.ascii ? "^" : "↑", x: x + w - 2, y: y, role: .menuBorder, ascii: s.ascii) }
+    if below { screen.put(s.ascii ? "v" : "↓", x: x + w - 2, y: y + h - 1, role: .menuBorder, ascii: s.ascii) }
   }
 
   /// The height a box of `height` rows gets on this screen (what `box` draws): at least 3, at

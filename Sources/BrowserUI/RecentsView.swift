@@ -28,7 +28,7 @@ enum RecentsView {
       let base: StyleRole = selected ? .listSelected : .listRow
       screen.fill(x: x, y: y, width: width, height: 1, role: base)
       let badge = Badge.of(r.item)
-      screen.put(badge.glyph(g), x: x + 1, y: y, role: selected ? base : badge.role, ascii: s.ascii)
+      screen.put(badge.glyph(g), x: x + 1, y: y, role: badge == .none ? base : badge.role, background: base, ascii: s.ascii)
       var name = r.item.filename.displayString + (r.item.isFolder ? g.folderSuffix : "")
       if r.isDeleted { name += " (deleted)" }
       var marks: [(String, StyleRole)] = r.item.isFavorite ? [(g.favorite, .badgeFavorite)] : []
@@ -40,7 +40,7 @@ enum RecentsView {
         role: selected ? base : (r.isDeleted ? .listDimmed : (r.item.isFolder ? .listFolder : .listRow)), ascii: s.ascii)
       used += 1
       for (glyph, role) in marks {
-        screen.put(glyph, x: x + 3 + used, y: y, role: selected ? base : role, ascii: s.ascii)
+        screen.put(glyph, x: x + 3 + used, y: y, role: role, background: base, ascii: s.ascii)
         used += 1
       }
       let location = s.sidebar.locations.first { $0.domain == r.domain }?.name ?? r.domain.rawValue

@@ -4,15 +4,22 @@ import ProviderAPI
 ///
 /// A wide character (CJK, emoji) occupies two cells: the first holds the character with width 2,
 /// the second is a continuation (empty text, width 0) that backends skip.
+///
+/// A cell may sit on another role's background: a tag's colored dot on a sidebar row, the
+/// favorite star on the selected row. `role` gives the foreground and emphasis, `background` (when
+/// set) the background, so the mark keeps its color and the row keeps its own.
 public struct Cell: Sendable, Hashable {
   public var text: String
   public var width: UInt8
   public var role: StyleRole
+  /// The role whose background the cell takes; nil: `role`'s own.
+  public var background: StyleRole?
 
-  public init(_ text: String, width: UInt8 = 1, role: StyleRole = .normal) {
+  public init(_ text: String, width: UInt8 = 1, role: StyleRole = .normal, background: StyleRole? = nil) {
     self.text = text
     self.width = width
     self.role = role
+    self.background = background == role ? nil : background
   }
 
   public static let blank = Cell(" ")
@@ -26,7 +33,8 @@ public struct Screen: Sendable, Equatable {
   public let height: Int
   public private(set) var cells: [Cell]
   /// Draw everything as on a terminal without UTF-8 (`--ascii`): the interface's own punctuation
-  /// (…, ·, arrows, quotes) becomes ASCII in every `put`, whatever the view passed.
+  /// (…, ·, arrows, quotes) becomes ASCII in every `put`, whatever the view passed, and any other
+  /// non-ASCII character (in names) is written `\u{NNNN}`.
   public var asciiOnly = false
 
   public init(width: Int, height: Int) {
@@ -57,28 +65,53 @@ public struct Screen: Sendable, Equatable {
   private mutating func store(_ cell: Cell, x: Int, y: Int) {
     let row = y * width
     if cells[row + x].isContinuation, x > 0, cells[row + x - 1].width == 2 {
-      cells[row + x - 1] = Cell(" ", role: cells[row + x - 1].role)
+      cells[row + x - 1] = Cell(" ", role: cells[row + x - 1].background ?? cells[row + x - 1].role)
     }
     let end = x + (cell.width == 2 ? 2 : 1)
     if end < width, cells[row + end].isContinuation {
-      cells[row + end] = Cell(" ", role: cells[row + end].role)
+      cells[row + end] = Cell(" ", role: cells[row + end].background ?? cells[row + end].role)
     }
     cells[row + x] = cell
-    if cell.width == 2 { cells[row + x + 1] = Cell("", width: 0, role: cell.role) }
+    if cell.width == 2 { cells[row + x + 1] = Cell("", width: 0, role: cell.role, background: cell.background) }
   }
 
   /// Control and bidi scalars escaped as `TerminalText` would: views sanitise names themselves,
   /// this is the last line of defence so that nothing drawn can ever reach a terminal raw.
   static func neutralised(_ text: String) -> String {
-    guard text.unicodeScalars.contains(where: TerminalText.isUnsafe) else { return text }
+    guard text.unicodeScalars.contains(where: { TerminalText.isUnsafe($0) || $0.value == 0x200D || $0.value == 0x200C })
+    else { return text }
+    let scalars = Array(text.unicodeScalars)
     var out = ""
-    for scalar in text.unicodeScalars {
-      if TerminalText.isUnsafe(scalar) { out += TerminalText.escape(String(scalar)) } else { out.unicodeScalars.append(scalar) }
+    for (k, scalar) in scalars.enumerated() {
+      let previous = k > 0 ? scalars[k - 1] : nil
+      let next = k + 1 < scalars.count ? scalars[k + 1] : nil
+      if TerminalText.isUnsafe(scalar, previous: previous, next: next) {
+        out += TerminalText.escape(String(scalar))
+      } else {
+        out.unicodeScalars.append(scalar)
+      }
     }
     return out
   }
 
-  /// The interface's non-ASCII punctuation spelled in ASCII (names keep their characters).
+  /// Everything in ASCII, for a terminal that has nothing else: the interface's punctuation
+  /// spelled in ASCII, then any other character (of a name: CJK, accents, emoji) written as
+  /// `TerminalText` writes what it cannot show, `\u{NNNN}`.
+  static func asciiOnly(_ text: String) -> String {
+    let punctuation = asciiPunctuation(text)
+    guard !punctuation.unicodeScalars.allSatisfy(\.isASCII) else { return punctuation }
+    var out = ""
+    for scalar in punctuation.unicodeScalars {
+      if scalar.isASCII {
+        out.unicodeScalars.append(scalar)
+      } else {
+        out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+      }
+    }
+    return out
+  }
+
+  /// The interface's non-ASCII punctuation spelled in ASCII.
   static func asciiPunctuation(_ text: String) -> String {
     guard !text.unicodeScalars.allSatisfy(\.isASCII) else { return text }
     var out = ""
@@ -102,13 +135,18 @@ public struct Screen: Sendable, Equatable {
 
   /// Draws already-sanitised text at (x, y), at most `maxWidth` columns; a text too long ends with
   /// "…" (or "~" when `ascii`) and never splits a character. Returns the columns used.
+  /// - Parameter background: a row's role whose background the text sits on (a colored mark on
+  ///   a sidebar or selected row); nil for `role`'s own.
   @discardableResult
-  public mutating func put(_ text: String, x: Int, y: Int, maxWidth: Int? = nil, role: StyleRole, ascii: Bool = false) -> Int {
+  public mutating func put(
+    _ text: String, x: Int, y: Int, maxWidth: Int? = nil, role: StyleRole, background: StyleRole? = nil,
+    ascii: Bool = false
+  ) -> Int {
     guard y >= 0, y < height, x < width else { return 0 }
     let limit = min(maxWidth ?? (width - x), width - max(0, x))
     guard limit > 0 else { return 0 }
     let ascii = ascii || asciiOnly
-    let shown = ascii ? Self.asciiPunctuation(Self.neutralised(text)) : Self.neutralised(text)
+    let shown = ascii ? Self.asciiOnly(Self.neutralised(text)) : Self.neutralised(text)
     let fitted = DisplayWidth.truncate(shown, to: limit, ellipsis: ascii ? "~" : "…")
     var col = x
     for ch in fitted {
@@ -122,7 +160,7 @@ public struct Screen: Sendable, Equatable {
         }
         continue
       }
-      if col >= 0 { store(Cell(String(ch), width: UInt8(w), role: role), x: col, y: y) }
+      if col >= 0 { store(Cell(String(ch), width: UInt8(w), role: role, background: background), x: col, y: y) }
       col += w
     }
     return col - x
@@ -137,16 +175,18 @@ public struct Screen: Sendable, Equatable {
     }
   }
 
-  /// The style layer: for every row, runs of roles as `col-col:role`, for snapshots.
+  /// The style layer: for every row, runs of roles as `col-col:role` (`role/background` for a
+  /// cell on another role's background), for snapshots.
   public func styleLines() -> [String] {
-    (0..<height).map { y in
+    func name(_ c: Cell) -> String { c.background.map { "\(c.role.rawValue)/\($0.rawValue)" } ?? c.role.rawValue }
+    return (0..<height).map { y in
       var runs: [String] = []
       var start = 0
-      var role = width > 0 ? self[0, y].role : .normal
+      var role = width > 0 ? name(self[0, y]) : StyleRole.normal.rawValue
       for x in 0...width {
-        let r = x < width ? self[x, y].role : nil
+        let r = x < width ? name(self[x, y]) : nil
         if r != role {
-          runs.append("\(start)-\(x - 1):\(role.rawValue)")
+          runs.append("\(start)-\(x - 1):\(role)")
           if let r { role = r }
           start = x
         }

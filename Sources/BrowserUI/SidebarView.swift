@@ -21,12 +21,13 @@ enum SidebarView {
         screen.fill(x: 0, y: y, width: width, height: 1, role: r)
         screen.put("  " + TerminalText.escape(l.name) + (l.state.map { " (\($0))" } ?? ""), x: 0, y: y, maxWidth: width, role: r, ascii: s.ascii)
       case .favorite(let row):
+        // The star and the dots keep their colors on the row's background, selected or not.
         screen.fill(x: 0, y: y, width: width, height: 1, role: role)
-        let used = screen.put("  " + g.favorite + " ", x: 0, y: y, role: selected ? role : .badgeFavorite, ascii: s.ascii)
+        let used = screen.put("  " + g.favorite + " ", x: 0, y: y, role: .badgeFavorite, background: role, ascii: s.ascii)
         screen.put(row.item.filename.displayString, x: used, y: y, maxWidth: width - used, role: role, ascii: s.ascii)
       case .tag(let name, let count):
         screen.fill(x: 0, y: y, width: width, height: 1, role: role)
-        let used = screen.put("  " + g.tagDot + " ", x: 0, y: y, role: selected ? role : Badge.tagRole(name), ascii: s.ascii)
+        let used = screen.put("  " + g.tagDot + " ", x: 0, y: y, role: Badge.tagRole(name), background: role, ascii: s.ascii)
         let n = " \(count)"
         screen.put(TerminalText.escape(name), x: used, y: y, maxWidth: width - used - n.count, role: role, ascii: s.ascii)
         screen.put(n, x: width - n.count, y: y, role: role, ascii: s.ascii)

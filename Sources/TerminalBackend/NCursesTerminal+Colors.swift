@@ -22,15 +22,71 @@ struct RoleAppearance {
 /// - 8 or 16 colors: the theme's `fg16`/`bg16`, else the nearest ANSI color;
 /// - the terminal's default color is -1 after `use_default_colors`, else white on black.
 /// Without colors every role gets the theme's monochrome emphasis instead of its colors.
+///
+/// A cell on another role's background (`Cell.background`: a tag's dot on a sidebar row) takes the
+/// foreground and emphasis of its role, the background of the other, and the emphasis of both
+/// without colors (a dot on a selected row stays reversed); its pair is made the first time it is
+/// drawn, and falls back to the role's own when the terminal has no pair left.
 struct RoleAppearances {
   private var byRole: [StyleRole: RoleAppearance] = [:]
+  /// Pairs made so far, by (foreground, background) color.
+  private var pairs: [PairKey: Int32] = [:]
+  private var combined: [Combination: RoleAppearance] = [:]
+  private var theme: Theme?
+  private var hasDefaults = true
+  private var maxPairs = 0
   /// 0 when colors are not used.
   private(set) var colors = 0
 
   subscript(role: StyleRole) -> RoleAppearance { byRole[role] ?? RoleAppearance(attributes: 0, pair: 0) }
 
+  private struct Combination: Hashable {
+    var role: StyleRole
+    var background: StyleRole
+  }
+
+  /// The appearance of `role` on `background`'s background.
+  mutating func appearance(of role: StyleRole, on background: StyleRole?) -> RoleAppearance {
+    guard let background, background != role else { return self[role] }
+    let key = Combination(role: role, background: background)
+    if let known = combined[key] { return known }
+    var result = self[role]
+    if let theme, colors > 0 {
+      let fg = theme.style(for: role)
+      let bg = theme.style(for: background)
+      let direct = colors > 256
+      result.attributes = Self.attributes(fg.attributes)
+      result.pair = pair(
+        foreground: Self.number(fg.foreground, fallback: fg.foreground16, colors: colors, direct: direct),
+        background: Self.number(bg.background, fallback: bg.background16, colors: colors, direct: direct))
+        ?? result.pair
+    } else if let theme {
+      result.attributes = Self.attributes(theme.monochromeAttributes(for: role).union(theme.monochromeAttributes(for: background)))
+    }
+    combined[key] = result
+    return result
+  }
+
+  /// The pair of two colors (nil: the terminal's default), made if new; nil when none is left.
+  private mutating func pair(foreground: Int32?, background: Int32?) -> Int32? {
+    var fg = foreground ?? -1
+    var bg = background ?? -1
+    if !hasDefaults {
+      if fg < 0 { fg = 7 }
+      if bg < 0 { bg = 0 }
+    }
+    if fg == -1 && bg == -1 { return 0 }  // the terminal's own colors: pair 0 after use_default_colors
+    let key = PairKey(foreground: fg, background: bg)
+    if let existing = pairs[key] { return existing }
+    guard pairs.count + 1 < maxPairs, init_extended_pair(Int32(pairs.count + 1), fg, bg) != folio_err() else { return nil }
+    let made = Int32(pairs.count + 1)
+    pairs[key] = made
+    return made
+  }
+
   @MainActor static func allocate(theme: Theme, colorMode: ColorMode) -> RoleAppearances {
     var result = RoleAppearances()
+    result.theme = theme
     let noColor = getenv("NO_COLOR").map { $0.pointee != 0 } ?? false
     guard colorMode == .auto, !noColor, has_colors(), start_color() != folio_err() else {
       for role in StyleRole.allCases {
@@ -38,31 +94,17 @@ struct RoleAppearances {
       }
       return result
     }
-    let hasDefaults = use_default_colors() != folio_err()
+    result.hasDefaults = use_default_colors() != folio_err()
     let colors = Int(folio_colors())
     let direct = colors > 256
-    let maxPairs = Int(folio_color_pairs())
+    result.maxPairs = Int(folio_color_pairs())
     result.colors = colors
-    var pairs: [PairKey: Int32] = [:]
     for role in StyleRole.allCases {
       let style = theme.style(for: role)
-      var fg = number(style.foreground, fallback: style.foreground16, colors: colors, direct: direct) ?? -1
-      var bg = number(style.background, fallback: style.background16, colors: colors, direct: direct) ?? -1
-      if !hasDefaults {
-        if fg < 0 { fg = 7 }
-        if bg < 0 { bg = 0 }
-      }
-      let key = PairKey(foreground: fg, background: bg)
-      var pair: Int32 = 0
-      if fg == -1 && bg == -1 {
-        pair = 0  // the terminal's own colors: pair 0 after use_default_colors
-      } else if let existing = pairs[key] {
-        pair = existing
-      } else if pairs.count + 1 < maxPairs, init_extended_pair(Int32(pairs.count + 1), fg, bg) != folio_err() {
-        pair = Int32(pairs.count + 1)
-        pairs[key] = pair
-      }
-      result.byRole[role] = RoleAppearance(attributes: attributes(style.attributes), pair: pair)
+      let pair = result.pair(
+        foreground: number(style.foreground, fallback: style.foreground16, colors: colors, direct: direct),
+        background: number(style.background, fallback: style.background16, colors: colors, direct: direct))
+      result.byRole[role] = RoleAppearance(attributes: attributes(style.attributes), pair: pair ?? 0)
     }
     return result
   }

@@ -40,7 +40,7 @@ public struct TerminalError: Error, Sendable, Equatable, CustomStringConvertible
 @MainActor
 public final class NCursesTerminal: TerminalDevice {
   let window: UnsafeMutablePointer<WINDOW>
-  private let appearances: RoleAppearances
+  private var appearances: RoleAppearances
   private let mouseEnabled: Bool
   /// What the terminal shows (after the last `present`); nil forces a full redraw.
   private var presented: Screen?
@@ -134,7 +134,9 @@ public final class NCursesTerminal: TerminalDevice {
         let cell = screen[x, y]
         if cell.isContinuation {
           // Only an orphan gets here (its wide character is not to its left): a blank keeps the grid.
-          if x == 0 || screen[x - 1, y].width != 2 { draw(Cell(" ", role: cell.role), x: x, y: y, columns: columns) }
+          if x == 0 || screen[x - 1, y].width != 2 {
+            draw(Cell(" ", role: cell.background ?? cell.role), x: x, y: y, columns: columns)
+          }
           x += 1
           continue
         }
@@ -154,7 +156,7 @@ public final class NCursesTerminal: TerminalDevice {
   /// which DisplayWidth counts as 2 and glibc as 1) gets a blank after it, so the grid stays where
   /// the views put it; a control character that slipped through becomes `?`.
   private func draw(_ cell: Cell, x: Int, y: Int, columns: Int) {
-    let appearance = appearances[cell.role]
+    let appearance = appearances.appearance(of: cell.role, on: cell.background)
     var cellWidth = Int(cell.width)
     var glyph = Glyph(cell.text)
     if cellWidth == 2 && x + 1 >= columns {
@@ -205,6 +207,13 @@ public final class NCursesTerminal: TerminalDevice {
     guard !isShutDown else { return }
     isShutDown = true
     if !isendwin() { endwin() }
+    if !Self.hasAlternateScreen, let clear = folio_tigetstr("clear") {
+      // No alternate screen (vt100): the last frame would stay, and the shell's prompt would land
+      // on its status line. The screen as it was is gone for good on such a terminal; the best
+      // that is left is a clean one, the cursor at the top.
+      fputs(clear, folio_stdout())
+      fflush(folio_stdout())
+    }
     // The SCREEN is not deleted: ncurses' own SIGWINCH/SIGTSTP handlers may still look at it.
     TerminalSignals.uninstall()
   }
@@ -234,7 +243,7 @@ public final class NCursesTerminal: TerminalDevice {
 
   /// What `endwin()` would write, for the signal handlers: stop mouse reporting, reset attributes
   /// and colors, show the cursor, leave keypad-transmit mode, move to the bottom line and leave
-  /// the alternate screen.
+  /// the alternate screen (on a terminal without one: clear the screen, as `shutdown` does).
   static func restoreSequence(mouse: Bool) -> [UInt8] {
     var bytes: [UInt8] = []
     func append(_ s: UnsafePointer<CChar>?) {
@@ -252,10 +261,18 @@ public final class NCursesTerminal: TerminalDevice {
     append(folio_tigetstr("op"))
     append(folio_tigetstr("cnorm"))
     append(folio_tigetstr("rmkx"))
-    if let cup = folio_tigetstr("cup") { append(folio_tiparm2(cup, max(0, folio_lines() - 1), 0)) }
-    append(folio_tigetstr("rmcup"))
+    if hasAlternateScreen {
+      if let cup = folio_tigetstr("cup") { append(folio_tiparm2(cup, max(0, folio_lines() - 1), 0)) }
+      append(folio_tigetstr("rmcup"))
+    } else {
+      // As `shutdown` does on a terminal without an alternate screen: a clean screen.
+      append(folio_tigetstr("clear"))
+    }
     return bytes
   }
+
+  /// Whether the terminal has an alternate screen to leave (xterm, screen, tmux; not a vt100).
+  static var hasAlternateScreen: Bool { folio_tigetstr("rmcup") != nil && folio_tigetstr("smcup") != nil }
 }
 
 /// A cell's text as ncurses takes it: one spacing character and up to four combining marks,

@@ -143,18 +143,20 @@ let corpus = Dictionary(uniqueKeysWithValues: Fixture.corpus.map { ($0.identifie
 
     // A collision: the prompt stays, with the reason, and the status line says it too.
     let collision = ProviderError(.filenameCollision, "“notes.md” already exists", existingItem: ItemIdentifier("x"))
-    #expect(s.reduce(.operationFailed(collision)) == [.refreshSidebar])
+    #expect(s.reduce(.operationFailed(collision, from: effects[0])) == [.refreshSidebar])
     #expect(s.prompt?.error == "“notes.md” already exists")
     #expect(s.message == StatusMessage("“notes.md” already exists", isError: true))
     // Editing clears the reason; Enter tries again.
     s.press(.backspace, .backspace)
     #expect(s.prompt?.error == nil)
     s.type("txt")
-    #expect(s.press(.enter) == [.rename(corpus["plain"]!, ItemName("notes.txt"), .local)])
+    let again = s.press(.enter)
+    #expect(again == [.rename(corpus["plain"]!, ItemName("notes.txt"), .local)])
 
     // Success closes it, reloads with the renamed item selected, refreshes the sidebar and Recents.
     let old = s.browse.ticket
-    let done = s.reduce(.operationSucceeded(message: "Renamed to notes.txt", reload: true, select: ItemIdentifier("plain")))
+    let done = s.reduce(
+      .operationSucceeded(message: "Renamed to notes.txt", reload: true, select: ItemIdentifier("plain"), from: again[0]))
     #expect(s.overlay == nil)
     #expect(s.message?.text == "Renamed to notes.txt")
     #expect(done.first == .closeEnumeration(ticket: old))
@@ -205,15 +207,39 @@ let corpus = Dictionary(uniqueKeysWithValues: Fixture.corpus.map { ($0.identifie
     #expect(s.press(.enter) == [.rename(corpus["plain"]!, ItemName(#"C:\new\x41"#), .local)])
   }
 
-  @Test func otherFailuresLeaveThePromptWithoutAReasonInIt() {
+  /// Any failure of the rename shows in the rename box, which stays open: not only collisions.
+  @Test func everyFailureOfTheRenameShowsInItsBox() {
     var s = Fixture.state()
     s.select("plain")
     s.press(.character("r"))
     s.type("x")
-    s.press(.enter)
-    _ = s.reduce(.operationFailed(ProviderError(.noPermission, "permission denied")))
+    let rename = s.press(.enter)
+    _ = s.reduce(.operationFailed(ProviderError(.noPermission, "permission denied"), from: rename[0]))
     #expect(s.message == StatusMessage("permission denied", isError: true))
-    #expect(s.prompt?.error == nil)
+    #expect(s.prompt?.error == "permission denied")
+    #expect(s.prompt?.editor.string == "plain.txtx", "the editor stays open with the name typed")
+  }
+
+  /// Answers to other operations leave an open prompt alone: a tag change finishing while the
+  /// rename box is open neither closes it nor puts its error in it.
+  @Test func onlyThePromptsOwnOperationClosesItOrShowsItsError() {
+    var s = Fixture.state()
+    s.select("plain")
+    let tagging = Effect.setTags([corpus["plain"]!], add: ["Red"], remove: [], .local)
+    s.press(.character("r"))
+    s.type("2")
+    _ = s.reduce(.operationSucceeded(message: nil, reload: true, select: nil, from: tagging))
+    #expect(s.prompt?.editor.string == "plain.txt2", "another operation's success leaves the box open")
+    _ = s.reduce(.operationFailed(ProviderError(.filenameCollision, "“x” already exists"), from: tagging))
+    #expect(s.prompt?.error == nil, "another operation's error stays on the status line")
+    #expect(s.message?.isError == true)
+    // A rename of another item is not this prompt's either.
+    _ = s.reduce(.operationSucceeded(message: nil, reload: false, select: nil, from: .rename(corpus["cjk"]!, ItemName("y"), .local)))
+    #expect(s.prompt != nil)
+    // Its own answer closes it.
+    let rename = s.press(.enter)
+    _ = s.reduce(.operationSucceeded(message: "Renamed", reload: true, select: nil, from: rename[0]))
+    #expect(s.overlay == nil)
   }
 
   @Test func newFolderAsksForANameInTheCurrentFolder() {

@@ -66,17 +66,22 @@ import Testing
     var screen = Screen(width: 30, height: 1)
     screen.asciiOnly = true
     screen.put("Rename… · “x” ↑↓ ✓ 漢", x: 0, y: 0, role: .normal)
-    #expect(screen.textLines()[0] == #"Rename... - "x" ^v x 漢       "#)
+    // Other characters (of names) are written as TerminalText writes what it cannot show.
+    #expect(screen.textLines()[0] == #"Rename... - "x" ^v x \u{6F22} "#)
     screen.put("a very long text that does not fit", x: 0, y: 0, role: .normal)
     #expect(screen.textLines()[0].hasSuffix("~"))
   }
 
   @Test func zeroWidthCharactersJoinTheCellBeforeThem() {
     var screen = Screen(width: 8, height: 1)
-    let used = screen.put("fi\u{200B}le", x: 0, y: 0, role: .normal)
+    let used = screen.put("fi\u{301}le", x: 0, y: 0, role: .normal)
     #expect(used == 4)
-    #expect(screen[1, 0].text == "i\u{200B}")
+    #expect(screen[1, 0].text == "i\u{301}")
     #expect(screenProblems(screen).isEmpty)
+    // An invisible one that would hide in a name is shown escaped instead.
+    var other = Screen(width: 16, height: 1)
+    #expect(other.put("fi\u{200B}le", x: 0, y: 0, role: .normal) == 12)
+    #expect(other.textLines()[0].hasPrefix(#"fi\u{200B}le"#))
   }
 
   @Test func theStyleLayerRecordsRunsOfRoles() {

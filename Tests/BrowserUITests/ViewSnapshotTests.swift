@@ -203,12 +203,25 @@ struct Scenario: Sendable, CustomStringConvertible {
     return s
   }
 
+  /// A menu longer than the screen: scrolled to the middle, with ↑ and ↓ on its border.
+  static let menuLong = Scenario("menu-long") { size in
+    var s = at(size)
+    s.customActions += (1...40).map {
+      CustomActionEntry(
+        identifier: ActionIdentifier("extra-\($0)"), name: "Extra action \($0)",
+        rule: try! ActivationRule(parsing: "TRUEPREDICATE"), domain: nil)
+    }
+    s.press(.end, .character("m"))
+    for _ in 0..<25 { s.press(.down) }
+    return s
+  }
+
   static let renameCollision = Scenario("rename-collision") { size in
     var s = at(size)
     s.press(.down, .down, .down, .character("r"), .control("w"))
     s.type("plain.txt")
-    s.press(.enter)
-    _ = s.reduce(.operationFailed(ProviderError(.filenameCollision, "“plain.txt” already exists in this folder")))
+    let rename = s.press(.enter)
+    _ = s.reduce(.operationFailed(ProviderError(.filenameCollision, "“plain.txt” already exists in this folder"), from: rename.first))
     return s
   }
 
@@ -280,12 +293,12 @@ struct Scenario: Sendable, CustomStringConvertible {
     browse, browseLoadingProgress, browseLoadingPages, browseUnloadedRows, browseError, browseEmpty, browseFilter,
     browseFilterNothing, browseMarked, browseSidebarFocused, browseScrolled, trash, statusError, ascii, asciiMenu,
     recents, recentsTag, recentsSearch, recentsSearchTyping, recentsEmpty, menuFile, menuFolder, menuHostile,
-    menuMultiple, menuTrash, renameCollision, renameHostile, confirm, info, infoTrashed, help, tagPicker,
+    menuMultiple, menuTrash, menuLong, renameCollision, renameHostile, confirm, info, infoTrashed, help, tagPicker,
     sortPicker, folderPicker, auth,
   ]
 
   /// The views snapshotted on tiny terminals too.
-  static let tiny: [Scenario] = [browse, recents, menuFile, renameCollision, info, help, tagPicker, sortPicker]
+  static let tiny: [Scenario] = [browse, recents, menuFile, renameCollision, info, help, tagPicker, sortPicker, folderPicker]
 }
 
 /// Every view at 80x24 and 200x50 with the hostile names, and the main ones on tiny terminals.
@@ -325,8 +338,14 @@ struct Scenario: Sendable, CustomStringConvertible {
     _ = Snapshots.setUp
     let s = Scenario.browse.make(Size(width: 80, height: 24))
     let screen = AppView.render(s)
-    // The cursor is on the fourth row (y = 6), right of the sidebar.
-    #expect((21..<80).allSatisfy { screen[$0, 6].role == .listSelected })
+    // The cursor is on the fourth row (y = 6), right of the sidebar: every cell on its background,
+    // and its tag dots (Red, Green) still in their colors.
+    #expect((21..<80).allSatisfy { screen[$0, 6].role == .listSelected || screen[$0, 6].background == .listSelected })
+    let dots = (21..<80).map { screen[$0, 6] }.filter { $0.background == .listSelected }.map(\.role)
+    #expect(dots == [.tagRed, .tagGreen])
+    // The sidebar's favorite star and tag dots sit on the sidebar's background.
+    let sidebarMarks = (0..<screen.height).flatMap { y in (0..<20).map { screen[$0, y] } }.filter { $0.background == .sidebar }
+    #expect(Set(sidebarMarks.map(\.role)).isSuperset(of: [.badgeFavorite, .tagRed]))
     let roles = Set((0..<screen.height).flatMap { y in (0..<screen.width).map { screen[$0, y].role } })
     for role: StyleRole in [
       .badgeCloud, .badgeDownloading, .badgeUploading, .badgeQueued, .badgeError, .badgeConflict, .badgePinned,

@@ -1,0 +1,120 @@
+import Foundation
+import ProviderAPI
+import Testing
+
+@testable import BrowserUI
+
+/// Bugs of the first cut, each pinned by the behaviour it should have had.
+@Suite struct AppStateFixesTests {
+  /// Backspace in Recently Deleted goes back to the folder it was opened from, with the cursor
+  /// where it was, not to the first location's root.
+  @Test(arguments: [KeyEvent.backspace, .left, .character("h")])
+  func leavingRecentlyDeletedReturnsToThePreviousFolder(_ key: KeyEvent) {
+    var s = Fixture.state()
+    s.select("plain")
+    let folder = s.browse.location
+    s.press(.character("b"))
+    s.sidebar.cursor = s.sidebar.entries.count - 1
+    #expect(s.press(.enter).enumerations.first?.location == .trash(.local))
+    let effects = s.press(key)
+    #expect(effects.enumerations.first?.location == folder)
+    #expect(s.browse.location == folder)
+    #expect(s.browse.pendingSelection == ItemIdentifier("plain"), "the cursor goes back to where it was")
+    // With nowhere to go back to, Recently Deleted falls back to the first location's root.
+    var t = Fixture.state()
+    _ = t.go(to: .trash(.local), pushBack: false)
+    #expect(t.press(key).enumerations.first?.location == .folder(Fixture.locations[0].root))
+  }
+
+  /// While the sidebar has the focus, keys act on the sidebar or do nothing: never on the list.
+  @Test func listKeysDoNothingWhileTheSidebarIsFocused() {
+    var s = Fixture.state()
+    s.select("plain")
+    let before = s
+    s.press(.character("b"))
+    let cursor = s.sidebar.cursor
+    for key: KeyEvent in [
+      .character("m"), .character("r"), .character("d"), .delete, .character("t"), .character("f"), .character("i"),
+      .character("n"), .character(" "), .character("/"), .character("s"), .character("."), .menu,
+      .mouseRightClick(x: 1, y: 1),
+    ] {
+      #expect(s.press(key).isEmpty, "\(key) did something")
+      #expect(s.overlay == nil, "\(key) opened \(String(describing: s.overlay))")
+    }
+    #expect(s.sidebar.focused)
+    #expect(s.browse == before.browse, "the list did not move nor change")
+    #expect(s.showHidden == before.showHidden && s.sort == before.sort)
+    #expect(s.sidebar.cursor == cursor)
+    // G, End, gg, Home, PgDn move the sidebar's cursor, never the list's.
+    s.press(.character("G"))
+    #expect(s.sidebar.cursor == s.sidebar.entries.count - 1)
+    s.press(.character("g"), .character("g"))
+    #expect(s.sidebar.cursor == 1)
+    s.press(.end)
+    #expect(s.sidebar.cursor == s.sidebar.entries.count - 1)
+    s.press(.home, .pageDown)
+    #expect(s.sidebar.cursor == s.sidebar.entries.count - 1)
+    s.press(.pageUp)
+    #expect(s.sidebar.cursor == 1)
+    #expect(s.browse.cursor == before.browse.cursor)
+    // Help and quit still answer; a tab switch leaves the sidebar.
+    s.press(.character("?"))
+    #expect(s.overlay == .help(top: 0))
+    s.press(.escape)
+    s.press(.tab)
+    #expect(s.tab == .recents && !s.sidebar.focused)
+  }
+
+  /// Recents has its own order: the Browse sort is not shown there.
+  @Test func theSortIndicatorIsOnlyOnBrowse() {
+    _ = Snapshots.setUp
+    var s = Fixture.state()
+    #expect(AppView.render(s).textLines()[0].contains("name ↑"))
+    s.press(.tab)
+    #expect(!AppView.render(s).textLines()[0].contains("name"))
+  }
+
+  /// ASCII mode writes every non-ASCII character of a name as `\u{…}`, nothing raw.
+  @Test func asciiModeEscapesNonASCIINames() {
+    _ = Snapshots.setUp
+    var s = Fixture.state(width: 120, height: 30)
+    s.ascii = true
+    let lines = AppView.render(s).textLines()
+    #expect(lines.allSatisfy { $0.unicodeScalars.allSatisfy(\.isASCII) }, "\(lines.joined(separator: "\n"))")
+    #expect(lines.contains { $0.contains(#"Photos \u{5199}\u{771F}/"#) })
+  }
+
+  /// The help lists every command's keys in one order: named keys, Ctrl combinations, characters.
+  @Test func helpListsKeysInOneOrder() {
+    let map = KeyMap.standard
+    #expect(map.keys(for: .up) == ["up", "k"])
+    #expect(map.keys(for: .down) == ["down", "j"])
+    #expect(map.keys(for: .pageUp) == ["pgup", "ctrl-b"])
+    #expect(map.keys(for: .bottom) == ["end", "G"])
+    #expect(map.keys(for: .open) == ["enter", "right", "l"])
+    #expect(map.keys(for: .parent) == ["backspace", "left", "h"])
+    #expect(map.keys(for: .delete) == ["delete", "d"])
+  }
+
+  /// A long error wraps inside the rename box instead of being cut at its edge.
+  @Test func theRenameBoxWrapsItsError() {
+    _ = Snapshots.setUp
+    var s = Fixture.state()
+    s.select("plain")
+    s.press(.character("r"))
+    let rename = s.press(.character("x"), .enter)
+    let message = "“plain.txtx” cannot be used here: a file with that name already exists in this folder"
+    _ = s.reduce(.operationFailed(ProviderError(.filenameCollision, message), from: rename.last))
+    let text = AppView.render(s).textLines().joined(separator: " ")
+    let words = text.split(separator: " ").map(String.init)
+    for word in message.split(separator: " ") { #expect(words.contains(where: { $0.contains(word) }), "\(word) missing") }
+  }
+
+  @Test func wrapBreaksAtSpacesAndInsideLongWords() {
+    #expect(DisplayWidth.wrap("one two three", to: 7) == ["one two", "three"])
+    #expect(DisplayWidth.wrap("abcdefghij", to: 4) == ["abcd", "efgh", "ij"])
+    #expect(DisplayWidth.wrap("漢字漢字", to: 5) == ["漢字", "漢字"])
+    #expect(DisplayWidth.wrap("", to: 5) == [""])
+    #expect(DisplayWidth.wrap("x", to: 0).isEmpty)
+  }
+}
