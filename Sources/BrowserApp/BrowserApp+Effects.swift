@@ -34,6 +34,9 @@ extension BrowserApp {
       return
     }
     domainOfTicket[ticket] = domain.identifier
+    // The start folder's first page, asked for at launch: used once, by the first enumeration of it.
+    let launchPage = prefetched
+    prefetched = nil
     Task {
       do throws(ProviderError) {
         let container: ItemIdentifier
@@ -46,11 +49,23 @@ extension BrowserApp {
             container = try await domain.provider.item(at: f.path).identifier
           }
         }
-        guard self.state.browse.ticket == ticket else { return }
+        guard self.state.browse.ticket == ticket else {
+          launchPage?.page.cancel()
+          return
+        }
         let request = EnumerationRequest(container: container, sort: sort, includeHidden: hidden, suggestedPageSize: pageSize)
-        let t = await self.enumerations.open(request, on: domain.provider, slot: "browse", watch: true)
+        let page = launchPage.flatMap { $0.domain == domain.identifier && $0.page.request == request ? $0.page : nil }
+        if page == nil { launchPage?.page.cancel() }
+        // File the service's ticket before the enumeration exists: its first event cannot find it
+        // missing, whatever order the main actor runs things in.
+        let t = await self.enumerations.reserveTicket()
+        guard self.state.browse.ticket == ticket else {
+          await self.enumerations.close(t)
+          return
+        }
         self.serviceTickets[ticket] = t
         self.uiTickets[t] = ticket
+        await self.enumerations.open(request, on: domain.provider, slot: "browse", watch: true, prefetched: page, ticket: t)
       } catch {
         self.send(.loadFailed(ticket: ticket, error))
       }

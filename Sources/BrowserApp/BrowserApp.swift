@@ -18,7 +18,10 @@ public final class BrowserApp {
   /// UI ticket → the service's ticket, and back.
   var serviceTickets: [UInt64: EnumerationTicket] = [:]
   var uiTickets: [EnumerationTicket: UInt64] = [:]
+  /// The domain of each UI ticket whose enumeration is open (cleared when it is closed).
   var domainOfTicket: [UInt64: DomainIdentifier] = [:]
+  /// The start folder's first page, already asked for at launch (see `FirstPagePrefetch`).
+  var prefetched: (domain: DomainIdentifier, page: FirstPagePrefetch)?
   /// Actions waiting for the loop.
   var pending: [Action] = []
   var running = true
@@ -31,10 +34,16 @@ public final class BrowserApp {
   /// hold at every step, not only at the moments they look).
   public var didReduce: (@MainActor (AppState) -> Void)?
 
-  public init(state: AppState, terminal: any TerminalDevice, services: AppServices) {
+  /// - Parameter prefetched: the start folder's first page, asked for before the app existed
+  ///   (the launch reads the folder while the index, the theme and the terminal are set up).
+  public init(
+    state: AppState, terminal: any TerminalDevice, services: AppServices,
+    prefetched: (domain: DomainIdentifier, page: FirstPagePrefetch)? = nil
+  ) {
     self.state = state
     self.terminal = terminal
     self.services = services
+    self.prefetched = prefetched
   }
 
   /// Delivers an action from anywhere; the loop reduces it on its next turn.
@@ -111,6 +120,7 @@ public final class BrowserApp {
       guard let t = serviceTickets[ticket] else { return }
       Task { await enumerations.request(t, pages: pages) }
     case .closeEnumeration(let ticket):
+      domainOfTicket[ticket] = nil
       guard let t = serviceTickets.removeValue(forKey: ticket) else { return }
       uiTickets[t] = nil
       Task { await enumerations.close(t) }
@@ -159,10 +169,12 @@ public final class BrowserApp {
     }
   }
 
-  /// Runs a closure off the loop and sends the action it returns (or the error).
+  /// Runs a closure off the loop and sends the action it returns (or the error). An operation's
+  /// answer names the effect it came from (`retry`'s), so only that effect's prompt reacts to it.
   func background(
     retry: (DomainIdentifier, Effect)? = nil, _ body: @escaping @Sendable (AppServices) async throws(ProviderError) -> Action
   ) {
+    let origin = retry?.1
     let services = self.services
     let id = nextBackground
     nextBackground += 1
@@ -170,13 +182,18 @@ public final class BrowserApp {
     Task.detached {
       let action: Action
       do throws(ProviderError) {
-        action = try await body(services)
+        let answer = try await body(services)
+        if case .operationSucceeded(let m, let r, let s, nil) = answer, let origin {
+          action = .operationSucceeded(message: m, reload: r, select: s, from: origin)
+        } else {
+          action = answer
+        }
       } catch {
         // A provider that needs credentials: ask, and run the same work again once signed in.
         if error.code == .notAuthenticated, let (domain, effect) = retry {
           action = .authenticationRequired(domain, retry: [effect], reason: error.message)
         } else {
-          action = .operationFailed(error)
+          action = .operationFailed(error, from: origin)
         }
       }
       await MainActor.run {

@@ -6,11 +6,17 @@ import Foundation
 import ProviderAPI
 import ProviderCore
 import TerminalBackend
+import WorkingSetIndex
 
-struct Prepared: Sendable {
-  let context: FolioContext
+/// What the launch sets up before the terminal is taken: the start folder is resolved and its
+/// first page asked for first, and the index opens on another thread meanwhile.
+struct Launch: Sendable {
+  let paths: FolioPaths
+  let configuration: FolioConfiguration
+  let registry: DomainRegistry
   let domain: Domain
   let folder: Item
+  let index: Task<Result<WorkingSetIndex, ProviderError>, Never>
 }
 
 /// `folio [PATH]`: the full-screen Files app.
@@ -30,44 +36,65 @@ struct BrowseCommand: AsyncParsableCommand {
   @Flag(help: "No colors (as NO_COLOR does).") var noColor = false
   @Flag(help: "Enable the mouse: right click opens the menu, the wheel scrolls.") var mouse = false
 
+  /// The launch runs what the first screen waits for side by side (docs/BENCHMARKS.md, cause 1):
+  /// the start folder's first page is asked for as soon as the folder is known, and the index
+  /// opens, the theme loads and the terminal starts while the provider reads it.
   @MainActor
   func run() async throws {
     let utf8 = DisplayWidth.setUp()
-    let prepared: Prepared
+    let launch: Launch
     switch await prepare() {
-    case .success(let p): prepared = p
+    case .success(let l): launch = l
     case .failure(let error):
       Console.err(error.message)
       throw ExitCode(Console.exitCode(for: error))
     }
-    let context = prepared.context
-    let start = (prepared.domain, prepared.folder)
-    let themeName = theme ?? context.configuration.theme
+    let (domain, folder) = (launch.domain, launch.folder)
+    var state = AppState(
+      width: 80, height: 24,
+      start: FolderLocation(domain: domain.identifier, identifier: folder.identifier, path: folder.path, name: folder.filename.displayString),
+      locations: launch.registry.domains.map { d in
+        LocationEntry(
+          domain: d.identifier, name: d.displayName,
+          root: FolderLocation(domain: d.identifier, identifier: .root, path: d.localRoot ?? .root, name: d.displayName))
+      })
+    // The first page of the start folder, exactly as the app's first enumeration will ask for it.
+    let firstPage = FirstPagePrefetch(
+      EnumerationRequest(
+        container: folder.identifier, sort: state.sort, includeHidden: state.showHidden,
+        suggestedPageSize: state.browse.list.pageSize),
+      on: domain.provider)
+    let themeName = theme ?? launch.configuration.theme
     let loaded: Theme
     do {
       loaded = try Theme.load(named: noColor ? "monochrome" : themeName, searchPaths: Theme.defaultSearchPaths())
     } catch {
+      firstPage.cancel()
       Console.err(TerminalText.escape(error.description))
       throw ExitCode(3)
     }
+    let index: WorkingSetIndex
+    switch await launch.index.value {
+    case .success(let i): index = i
+    case .failure(let error):
+      firstPage.cancel()
+      Console.err(error.message)
+      throw ExitCode(Console.exitCode(for: error))
+    }
+    let context = FolioContext.make(
+      paths: launch.paths, configuration: launch.configuration, registry: launch.registry, index: index)
     let terminal: NCursesTerminal
     do {
       terminal = try NCursesTerminal(theme: loaded, colorMode: noColor ? .none : .auto, mouse: mouse)
     } catch {
+      firstPage.cancel()
       Console.err(error.description)
       throw ExitCode(1)
     }
     defer { terminal.shutdown() }
     let size = terminal.size
-    let (domain, folder) = start
-    var state = AppState(
-      width: size.width, height: size.height,
-      start: FolderLocation(domain: domain.identifier, identifier: folder.identifier, path: folder.path, name: folder.filename.displayString),
-      locations: context.registry.domains.map { d in
-        LocationEntry(
-          domain: d.identifier, name: d.displayName,
-          root: FolderLocation(domain: d.identifier, identifier: .root, path: d.localRoot ?? .root, name: d.displayName))
-      })
+    state.width = size.width
+    state.height = size.height
     state.ascii = ascii || !utf8
     state.customActions = context.registry.domains.flatMap { d in
       context.actions.declaredActions(for: d).map { a -> CustomActionEntry in
@@ -84,18 +111,35 @@ struct BrowseCommand: AsyncParsableCommand {
       state: state, terminal: terminal,
       services: AppServices(
         registry: context.registry, items: context.items, index: context.index, actions: context.actions,
-        openers: context.openers))
+        openers: context.openers),
+      prefetched: (domain.identifier, firstPage))
     await app.run()
   }
 
-  /// The context and the folder to start in (a file's folder when PATH is a file).
-  func prepare() async -> Result<Prepared, ProviderError> {
+  /// The configuration, the domains and the folder to start in (a file's folder when PATH is a
+  /// file), found through the provider alone; the index starts opening first, on its own thread.
+  func prepare() async -> Result<Launch, ProviderError> {
     do throws(ProviderError) {
-      let context = try FolioContext.make()
-      let (domain, item) = try await context.resolve(path)
-      if item.isFolder { return .success(Prepared(context: context, domain: domain, folder: item)) }
-      let folder = try await context.items.item(at: item.path.parent, in: domain)
-      return .success(Prepared(context: context, domain: domain, folder: folder))
+      let paths = FolioPaths.current
+      let configuration = try FolioConfiguration.load(paths: paths)
+      let index = Task.detached { () -> Result<WorkingSetIndex, ProviderError> in
+        do throws(ProviderError) { return .success(try WorkingSetIndex.open(at: paths.indexFile)) } catch {
+          return .failure(error)
+        }
+      }
+      do throws(ProviderError) {
+        let registry = try FolioContext.makeRegistry(configuration)
+        let address = try ItemAddress.parse(RawArguments.bytes(of: path), currentDirectory: ItemAddress.currentDirectory)
+        let domain = try FolioContext.domain(for: address, registry: registry, configuration: configuration)
+        var folder = try await domain.provider.item(at: FolioContext.path(for: address, in: domain))
+        if !folder.isFolder { folder = try await domain.provider.item(at: folder.path.parent) }
+        return .success(
+          Launch(paths: paths, configuration: configuration, registry: registry, domain: domain, folder: folder, index: index))
+      } catch {
+        // The index's own error, if it has one, is the one a person must fix first (as before).
+        if case .failure(let indexError) = await index.value { return .failure(indexError) }
+        return .failure(error)
+      }
     } catch {
       return .failure(error)
     }

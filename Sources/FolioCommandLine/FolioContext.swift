@@ -20,6 +20,22 @@ struct FolioContext: Sendable {
     let paths = FolioPaths.current
     let configuration = try FolioConfiguration.load(paths: paths)
     let index = try WorkingSetIndex.open(at: paths.indexFile)
+    return try make(paths: paths, configuration: configuration, registry: makeRegistry(configuration), index: index)
+  }
+
+  /// The context from parts made separately: the browser builds the registry first and reads the
+  /// start folder while the index opens.
+  static func make(
+    paths: FolioPaths, configuration: FolioConfiguration, registry: DomainRegistry, index: WorkingSetIndex
+  ) -> FolioContext {
+    FolioContext(
+      paths: paths, configuration: configuration, index: index, registry: registry,
+      items: ItemService(registry: registry, index: index), actions: ActionRunner(userActions: configuration.actions),
+      openers: OpenerResolver(rules: configuration.openers))
+  }
+
+  /// The domains with their concrete providers: nothing here needs the index.
+  static func makeRegistry(_ configuration: FolioConfiguration) throws(ProviderError) -> DomainRegistry {
     var registry = DomainRegistry(
       local: Domain(identifier: .local, displayName: "This Computer", provider: LocalProvider(), localRoot: .root))
     for d in configuration.domains {
@@ -31,14 +47,18 @@ struct FolioContext: Sendable {
             provider: LocalProvider(domain: d.identifier, root: rootPath, displayName: d.displayName), localRoot: rootPath))
       }
     }
-    return FolioContext(
-      paths: paths, configuration: configuration, index: index, registry: registry,
-      items: ItemService(registry: registry, index: index), actions: ActionRunner(userActions: configuration.actions),
-      openers: OpenerResolver(rules: configuration.openers))
+    return registry
   }
 
   /// The domain an address names, with a clear error for unknown and not-yet-supported ones.
   func domain(for address: ItemAddress) throws(ProviderError) -> Domain {
+    try Self.domain(for: address, registry: registry, configuration: configuration)
+  }
+
+  /// The same before the index is open (the browser's launch).
+  static func domain(
+    for address: ItemAddress, registry: DomainRegistry, configuration: FolioConfiguration
+  ) throws(ProviderError) -> Domain {
     guard let id = address.domain else { return registry.local }
     if let d = registry.domain(id) { return d }
     if let configured = configuration.domains.first(where: { $0.identifier == id }), case .remote(let type, _) = configured.kind {
@@ -53,7 +73,9 @@ struct FolioContext: Sendable {
   }
 
   /// The real path an address points at: local paths as they are, `NAME:/p` under a local root.
-  func path(for address: ItemAddress, in domain: Domain) -> ItemPath {
+  func path(for address: ItemAddress, in domain: Domain) -> ItemPath { Self.path(for: address, in: domain) }
+
+  static func path(for address: ItemAddress, in domain: Domain) -> ItemPath {
     guard address.domain != nil, let root = domain.localRoot else { return address.path }
     if address.path == .root { return root }
     return ItemPath(bytes: (root == .root ? [] : root.bytes) + address.path.bytes)

@@ -74,14 +74,16 @@ final class Harness {
 
   var state: AppState { app.state }
 
-  /// Starts the loop at the root of the memory location (or at `folder`).
-  func start(at folder: FolderLocation? = nil) {
+  /// Starts the loop at the root of the memory location (or at `folder`), with the first page
+  /// already asked for when `prefetched` is given (as `folio` does at launch).
+  func start(at folder: FolderLocation? = nil, prefetched: FirstPagePrefetch? = nil) {
     let locations = services.locationEntries()
     var state = AppState(
       width: terminal.width, height: terminal.height, start: folder ?? locations[0].root, locations: locations)
     state.customActions = services.customActionEntries()
     state.timeZone = TimeZone(identifier: "UTC")!
-    app = BrowserApp(state: state, terminal: terminal, services: services)
+    app = BrowserApp(
+      state: state, terminal: terminal, services: services, prefetched: prefetched.map { (domain.identifier, $0) })
     app.didReduce = { [weak self] s in
       guard let self else { return }
       self.maxPagesHeld = max(self.maxPagesHeld, s.browse.list.pages.count)
