@@ -114,7 +114,8 @@ let package = Package(
       swiftSettings: strict),
     .testTarget(name: "FolioProtocolTests", dependencies: ["FolioProtocol"], swiftSettings: strict),
     .testTarget(name: "FolioConfigTests", dependencies: ["FolioConfig", "ProviderAPI"], swiftSettings: strict),
-    .testTarget(name: "FolioEndToEndTests", dependencies: ["ProviderAPI", "TestSupport"], swiftSettings: strict),
+    .testTarget(
+      name: "FolioEndToEndTests", dependencies: ["ProviderAPI", "TestSupport", "WorkingSetIndex"], swiftSettings: strict),
     // FolioServerProvider against a real `folio serve` on loopback (needs the folio binary built).
     .testTarget(
       name: "FolioServerProviderTests",

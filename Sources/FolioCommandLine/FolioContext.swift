@@ -45,6 +45,8 @@ struct FolioContext: Sendable {
           Domain(
             identifier: d.identifier, displayName: d.displayName,
             provider: LocalProvider(domain: d.identifier, root: rootPath, displayName: d.displayName), localRoot: rootPath))
+      } else if let provider = try RemoteDomains.provider(for: d, paths: .current) {
+        try registry.add(Domain(identifier: d.identifier, displayName: d.displayName, provider: provider, localRoot: nil))
       }
     }
     return registry
@@ -64,7 +66,7 @@ struct FolioContext: Sendable {
     if let configured = configuration.domains.first(where: { $0.identifier == id }), case .remote(let type, _) = configured.kind {
       throw ProviderError(
         .featureUnsupported,
-        "the location '\(id)' is a \(type) location; this build of Folio serves local locations only")
+        "the location '\(id)' is a \(type) location; this build of Folio serves local and folio locations only")
     }
     let known = registry.domains.map(\.identifier.rawValue).joined(separator: ", ")
     throw ProviderError(

@@ -13,10 +13,12 @@ struct TrashCommand: AsyncParsableCommand {
       folio trash                      list what was deleted, most recent first
       folio trash restore PATH...      put items back (PATH is where they were, or a trashed name)
       folio trash empty [--yes]        delete everything in it forever (asks on a terminal)
+      A location's Recently Deleted: --location NAME, or NAME:/path for restore.
       """)
 
   @Argument(help: "list, restore or empty.") var verb: Verb = .list
   @Argument(help: "For restore: the original paths (or names) of the items.") var items: [String] = []
+  @Option(help: "The location whose Recently Deleted to use (default: this computer).") var location: String?
   @Flag(help: "Don't ask before emptying.") var yes = false
   @Flag(help: "Print JSON.") var json = false
 
@@ -28,7 +30,7 @@ struct TrashCommand: AsyncParsableCommand {
   func run() async throws {
     try await runReporting { () async throws(ProviderError) in
       let context = try FolioContext.make()
-      let domain = context.registry.local
+      let domain = try self.domain(context)
       switch verb {
       case .list:
         let trashed = try await context.items.trashedItems(in: domain)
@@ -64,6 +66,15 @@ struct TrashCommand: AsyncParsableCommand {
         _ = try await context.items.emptyTrash(in: domain)
       }
     }
+  }
+
+  /// The location: `--location`, else the one `restore`'s first argument names, else this computer.
+  private func domain(_ context: FolioContext) throws(ProviderError) -> Domain {
+    if let location { return try context.registry.require(try DomainIdentifier(location)) }
+    guard verb == .restore, let first = items.first else { return context.registry.local }
+    // Only the NAME: prefix matters here (ASCII), so the raw bytes are not looked up (match does).
+    let address = try ItemAddress.parse(Array(first.utf8), currentDirectory: ItemAddress.currentDirectory)
+    return try context.domain(for: address)
   }
 
   /// The trashed item an argument names: by original path (most recently deleted first), or by a
