@@ -209,3 +209,51 @@ struct DomainCommandTests {
     #expect(!s.read(s.credentialsFile).contains("work="))
   }
 }
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// Puts a file on the server over plain HTTP (docs/PROTOCOL.md), as another client would: the
+/// command line has no upload command of its own yet.
+func uploadOverHTTP(_ server: ServerProcess, name: String, bytes: String, sha256: String) async throws {
+  var login = URLRequest(url: server.baseURL.appendingPathComponent("v1/login"))
+  login.httpMethod = "POST"
+  login.setValue("application/json", forHTTPHeaderField: "Content-Type")
+  login.httpBody = Data(#"{"user":"ana","password":"ana-password"}"#.utf8)
+  let (data, _) = try await URLSession.shared.data(for: login)
+  let token = try #require((try JSONSerialization.jsonObject(with: data) as? [String: Any])?["token"] as? String)
+  var components = URLComponents(url: server.baseURL.appendingPathComponent("v1/uploads"), resolvingAgainstBaseURL: false)!
+  components.queryItems = [URLQueryItem(name: "parent", value: "root"), URLQueryItem(name: "name", value: name)]
+  var upload = URLRequest(url: components.url!)
+  upload.httpMethod = "POST"
+  upload.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+  upload.setValue(sha256, forHTTPHeaderField: "X-Folio-SHA256")
+  upload.httpBody = Data(bytes.utf8)
+  let (_, response) = try await URLSession.shared.data(for: upload)
+  #expect((response as? HTTPURLResponse)?.statusCode == 201)
+}
+
+@Suite("folio action on a server location", .serialized)
+struct DomainActionTests {
+  @Test func serverDeclaredActionsAreListedAndRun() async throws {
+    let server = try await ServerProcess()
+    let s = try Sandbox()
+    #expect(try s.addWork(server).status == 0)
+    try await uploadOverHTTP(
+      server, name: "plan.txt", bytes: "the plan\n",
+      sha256: "2d619c7869a25a069e8d9fe28202d200c8bef01cba077934e702217e8a678b59")
+    let before = try s.folio("actions", "--json", "work:/plan.txt").json()
+    #expect(before.array?.map { $0["name"] } == [.string("Lock")], "\(before)")
+    #expect(before.array?.first?["source"] == .string("work"))
+    let run = try s.folio("action", "Lock", "work:/plan.txt")
+    #expect(run.status == 0, "\(run)")
+    let info = try s.folio("info", "--json", "work:/plan.txt").json()
+    #expect(info["userInfo"]?["locked"] == .string("true") && info["userInfo"]?["lockedBy"] == .string("ana"))
+    #expect(info["decorations"]?.array?.contains(.string("locked")) == true)
+    let after = try s.folio("actions", "work:/plan.txt")
+    #expect(after.outLines == ["Unlock  (unlock)"], "\(after)")
+    let folder = try s.folio("action", "Lock", "work:/")
+    #expect(folder.status == 1, "\(folder)")
+  }
+}
