@@ -116,6 +116,22 @@ struct DomainCommandTests {
     #expect(noTTY.status == 1 && noTTY.err.contains("--password-stdin"), "\(noTTY)")
   }
 
+  @Test func aServerWithoutSchemeOnThisMachineIsHTTP() async throws {
+    let server = try await ServerProcess()
+    let s = try Sandbox()
+    let r = try s.folio(
+      ["domain", "add", "here", "--server", "127.0.0.1:\(server.port)", "--user", "ana", "--password-stdin"],
+      stdin: "ana-password\n")
+    #expect(r.status == 0, "\(r)")
+    #expect(s.read(s.configFile).contains("server = \"http://127.0.0.1:\(server.port)\""))
+    let bad = try s.folio(["domain", "add", "x", "--server", "ftp://h", "--user", "ana", "--password-stdin"], stdin: "p\n")
+    #expect(bad.status == 3 && bad.err.contains("not a server address"), "\(bad)")
+    let taken = try s.folio(
+      ["domain", "add", "here", "--server", "127.0.0.1:\(server.port)", "--user", "ana", "--password-stdin"],
+      stdin: "ana-password\n")
+    #expect(taken.status == 1 && taken.err.contains("already exists"), "\(taken)")
+  }
+
   @Test func aChangedPasswordAsksToSignInAndLoginFixesIt() async throws {
     let server = try await ServerProcess()
     let s = try Sandbox()

@@ -57,6 +57,14 @@ struct FolioServerProviderTests {
     #expect(sizes.dropLast().allSatisfy { $0 == 100 } && visible.count == 900)
     #expect(visible == names.filter { !$0.hasPrefix(".") }.sorted().map { ItemName($0) })
 
+    // A token the server never made is pageExpired (the enumeration starts over).
+    let bogus = await #expect(throws: ProviderError.self) {
+      try await ana.enumerate(
+        EnumerationRequest(container: big.identifier, suggestedPageSize: 10), page: try Page(Data("bogus".utf8)),
+        progress: { _ in })
+    }
+    #expect(bogus?.code == .pageExpired)
+
     // Descending name order, a different page size.
     let reversed = try await listAll(
       ana, big.identifier, pageSize: 333, sort: ItemSort(key: .name, ascending: false, foldersFirst: true))
