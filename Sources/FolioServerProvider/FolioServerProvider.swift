@@ -56,16 +56,22 @@ public final class FolioServerProvider: Provider {
   ///   - account: The server and the user.
   ///   - password: Where the password comes from when a sign-in is needed.
   ///   - signInHint: Appended to `notAuthenticated` messages, e.g. "run `folio domain login work`".
+  ///   - firstByteTimeout: How long a request (not an upload, not the long-poll) may wait for the
+  ///     head of its answer; 30 s unless a test needs a shorter one.
   public init(
     domain: DomainIdentifier, displayName: String, account: ServerAccount, password: PasswordSource = .none,
-    signInHint: String? = nil
+    signInHint: String? = nil, firstByteTimeout: Duration = .seconds(30)
   ) {
     self.domain = domain
     self.displayName = displayName
     self.account = account
     let box = LockedValue(Declarations())
     declarations = box
-    connection = ServerConnection(account: account, password: password, signInHint: signInHint) { connection, token in
+    let (seconds, attoseconds) = firstByteTimeout.components
+    let timeout = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    connection = ServerConnection(
+      account: account, password: password, signInHint: signInHint, firstByteTimeout: timeout
+    ) { connection, token in
       // Loaded at every sign-in: a failure leaves the previous declarations, and the next sign-in
       // tries again. Never fatal: the files matter more than the menu.
       if let loaded = try? await FolioServerProvider.loadDeclarations(connection, token: token) { box.set(loaded) }

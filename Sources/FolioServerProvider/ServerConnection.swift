@@ -21,14 +21,18 @@ final class ServerConnection: Sendable {
   let signInHint: String?
   /// Runs after every successful sign-in with the new token (the provider loads its declarations).
   let afterSignIn: @Sendable (ServerConnection, String) async -> Void
+  /// How long an ordinary request may wait for the head of its answer.
+  let firstByteTimeout: TimeAmount
 
   /// Answers larger than this are refused rather than read into memory (F08: a 1 GB "listing").
   static let maxJSONBytes = 64 << 20
 
   init(
     account: ServerAccount, password: PasswordSource, signInHint: String?,
+    firstByteTimeout: TimeAmount = HTTPTransport.firstByteTimeout,
     afterSignIn: @escaping @Sendable (ServerConnection, String) async -> Void
   ) {
+    self.firstByteTimeout = firstByteTimeout
     self.account = account
     var name = account.baseURL.host ?? account.baseURL.absoluteString
     if let port = account.baseURL.port { name += ":\(port)" }
@@ -99,7 +103,8 @@ final class ServerConnection: Sendable {
     while true {
       attempt += 1
       do {
-        return try await HTTPTransport.client.execute(try httpRequest(request, token: token), timeout: request.timeout)
+        return try await HTTPTransport.client.execute(
+          try httpRequest(request, token: token), timeout: request.timeout ?? firstByteTimeout)
       } catch {
         if request.isIdempotentRead, attempt == 1, let e = error as? HTTPClientError, e == .remoteConnectionClosed,
           !Task.isCancelled

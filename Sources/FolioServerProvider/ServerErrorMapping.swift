@@ -75,7 +75,7 @@ enum ServerErrorMapping {
         return ProviderError(.serverUnreachable, "cannot connect to \(server) (no answer within 10 s)")
       }
       if e == .deadlineExceeded {
-        return ProviderError(.serverUnreachable, "\(server) did not answer in time")
+        return ProviderError(.serverUnreachable, "\(server) did not start answering in time")
       }
       if e == .readTimeout || e == .writeTimeout {
         return ProviderError(.serverUnreachable, "\(server) stopped responding (nothing for 60 s)")

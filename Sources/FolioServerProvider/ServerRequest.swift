@@ -17,15 +17,15 @@ struct ServerRequest: Sendable {
   var segments: [String]
   var query: [(String, String)] = []
   var body: Body = .none
-  /// How long until the answer's head must have arrived (the first-byte timeout).
-  var timeout: TimeAmount = HTTPTransport.firstByteTimeout
+  /// How long until the answer's head must have arrived; nil: the connection's first-byte timeout.
+  var timeout: TimeAmount?
   /// False only for the sign-in itself.
   var authenticated = true
   var headers: [(String, String)] = []
 
   init(
     _ method: HTTPMethod, _ segments: [String], query: [(String, String)] = [], body: Body = .none,
-    timeout: TimeAmount = HTTPTransport.firstByteTimeout, authenticated: Bool = true
+    timeout: TimeAmount? = nil, authenticated: Bool = true
   ) {
     self.method = method
     self.segments = segments

@@ -163,6 +163,20 @@ struct FolioServerProviderContentTests {
     _ = try await ana.item(for: .root, pathHint: nil)
   }
 
+  /// F04: a server that takes too long to start answering is unreachable, after the first-byte
+  /// timeout and not later; the next request goes through.
+  @Test func aFirstByteStallTimesOut() async throws {
+    let fx = try await ServerFixture(faults: true)
+    let ana = fx.provider(firstByteTimeout: .seconds(1))
+    _ = try await ana.item(for: .root, pathHint: nil)
+    try await fx.faults([FaultRule(method: "GET", pathPrefix: "/v1/items/", kind: .delay, count: 1, delayMs: 4000)])
+    let start = ContinuousClock.now
+    let error = await #expect(throws: ProviderError.self) { try await ana.item(for: .root, pathHint: nil) }
+    #expect(error?.code == .serverUnreachable && error?.message.contains("in time") == true)
+    #expect(ContinuousClock.now - start < .seconds(3))
+    #expect(try await ana.item(for: .root, pathHint: nil).identifier == .root)
+  }
+
   /// F04-style: a dropped connection on a read is retried once on a new connection.
   @Test func aDroppedReadIsSentAgainOnce() async throws {
     let fx = try await ServerFixture(faults: true)

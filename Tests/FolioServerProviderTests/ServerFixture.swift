@@ -17,11 +17,14 @@ final class ServerFixture: Sendable {
   }
 
   /// A provider for `user`, with that user's password as its password source unless told otherwise.
-  func provider(_ user: String = "ana", password: PasswordSource? = nil, hint: String? = nil) -> FolioServerProvider {
+  func provider(
+    _ user: String = "ana", password: PasswordSource? = nil, hint: String? = nil,
+    firstByteTimeout: Duration = .seconds(30)
+  ) -> FolioServerProvider {
     FolioServerProvider(
       domain: DomainIdentifier(unchecked: "work"), displayName: "Work",
       account: ServerAccount(baseURL: server.baseURL, user: user),
-      password: password ?? .fixed(Self.passwords[user] ?? ""), signInHint: hint)
+      password: password ?? .fixed(Self.passwords[user] ?? ""), signInHint: hint, firstByteTimeout: firstByteTimeout)
   }
 
   /// Installs fault rules (the server runs with `--faults`).
