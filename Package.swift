@@ -113,6 +113,15 @@ let package = Package(
       dependencies: ["ProviderCore", "ProviderAPI", "WorkingSetIndex", "TestSupport", "LocalProvider"],
       swiftSettings: strict),
     .testTarget(name: "FolioProtocolTests", dependencies: ["FolioProtocol"], swiftSettings: strict),
+    // The real `folio serve` on loopback (TestSupport.ServerProcess): build the folio product first.
+    .testTarget(
+      name: "FolioServerTests",
+      dependencies: [
+        "FolioProtocol", "ProviderAPI", "TestSupport",
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "Crypto", package: "swift-crypto"),
+      ],
+      swiftSettings: strict),
     .testTarget(name: "FolioConfigTests", dependencies: ["FolioConfig", "ProviderAPI"], swiftSettings: strict),
     .testTarget(
       name: "FolioEndToEndTests", dependencies: ["ProviderAPI", "TestSupport", "WorkingSetIndex"], swiftSettings: strict),

@@ -81,7 +81,9 @@ struct FrontMiddleware: RouterMiddleware {
   }
 
   static func json(_ value: some Encodable, status: Int) -> Response {
-    let data = (try? JSONEncoder().encode(value)) ?? Data("{}".utf8)
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
     return Response(
       status: HTTPResponse.Status(code: status), headers: [.contentType: "application/json"],
       body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))

@@ -15,14 +15,20 @@ extension ServerHandlers {
   static let contentVersionHeader = HTTPField.Name(WireRoutes.contentVersionHeader)!
 
   /// `POST /v1/uploads?parent=P&name=N`: a new file.
-  func upload(_ request: Request) async throws -> Response {
+  func upload(_ request: Request, _ context: FolioRequestContext) async throws -> Response {
     let user = try await user(request)
     let q = QueryParameters(request.uri.query)
     let parent = try q.require("parent")
     guard let nameBytes = q.bytes("name") else { throw ServerError.invalid("name is missing") }
     let name = try NameRules.validate(bytes: nameBytes)
-    let (length, sha) = try uploadHeaders(request)
-    try await items.precheckNewFile(parent: parent, name: name, size: length, user: user)
+    let length: Int64
+    let sha: String
+    do {
+      (length, sha) = try uploadHeaders(request)
+      try await items.precheckNewFile(parent: parent, name: name, size: length, user: user)
+    } catch {
+      return await refusedBeforeBody(error, context)
+    }
     let staged = try await receive(request, length: length, sha256: sha)
     do {
       let item = try await items.createFile(parent: parent, name: name, staged: staged, user: user)
@@ -40,8 +46,14 @@ extension ServerHandlers {
     guard let base = try QueryParameters(request.uri.query).int("base") else {
       throw ServerError.invalid("base (the content revision the bytes were based on) is missing")
     }
-    let (length, sha) = try uploadHeaders(request)
-    try await items.precheckReplace(id: id, base: base, size: length, user: user)
+    let length: Int64
+    let sha: String
+    do {
+      (length, sha) = try uploadHeaders(request)
+      try await items.precheckReplace(id: id, base: base, size: length, user: user)
+    } catch {
+      return await refusedBeforeBody(error, context)
+    }
     let staged = try await receive(request, length: length, sha256: sha)
     do {
       return json(try await items.replaceContent(id: id, base: base, staged: staged, user: user))
@@ -49,6 +61,18 @@ extension ServerHandlers {
       staged.discard()
       throw error
     }
+  }
+
+  /// An upload refused before its body was read: the answer closes the connection, so the client
+  /// learns at once (507, 409, 403) instead of the server reading and dropping gigabytes first.
+  ///
+  /// Hummingbird drains an unread body before it reads the next request; closing the input side
+  /// ends that drain at once, and the server then closes the connection after the answer.
+  private func refusedBeforeBody(_ error: any Error, _ context: FolioRequestContext) async -> Response {
+    var response = FrontMiddleware.error(asServerError(error))
+    response.headers[.connection] = "close"
+    try? await context.channel.close(mode: .input)
+    return response
   }
 
   /// Content-Length (required: the quota is checked against it before any byte is read) and the

@@ -21,7 +21,7 @@ enum ServerRoutes {
     v1.get("changes/wait") { request, _ in try await h.wait(request) }
 
     v1.post("items") { request, _ in try await h.createFolder(request) }
-    v1.post("uploads") { request, _ in try await h.upload(request) }
+    v1.post("uploads") { request, context in try await h.upload(request, context) }
     v1.put("items/:id/content") { request, context in try await h.replace(request, context) }
     v1.patch("items/:id") { request, context in try await h.modify(request, context) }
     v1.post("items/:id/restore") { request, context in try await h.restore(request, context) }

@@ -1,0 +1,97 @@
+import AsyncHTTPClient
+import FolioProtocol
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Start, stop, TLS and the command line of `folio serve`.
+@Suite struct LifecycleTests {
+  @Test(arguments: [SIGTERM, SIGINT])
+  func aSignalStopsTheServerGracefullyAndAnswersWaitingPolls(signal: Int32) async throws {
+    let server = try await ServerProcess()
+    let ana = try await TestClient.signedIn(server)
+    let anchor = try await ana.anchor()
+    let waiting = Task {
+      try await ana.expect(WaitResponse.self, 200, "GET", "/v1/changes/wait?since=\(TestClient.encode(anchor))&timeout=60")
+    }
+    try await Task.sleep(for: .milliseconds(300))
+    let start = ContinuousClock.now
+    server.stop(signal: signal)
+    #expect(ContinuousClock.now - start < .seconds(10))
+    let answer = try await waiting.value
+    #expect(!answer.changed)
+    #expect(!server.isRunning)
+    // The log has one line per request, without the query.
+    #expect(server.log.contains("GET /v1/changes/wait 200 "))
+    #expect(!server.log.contains("since="))
+  }
+
+  @Test func startingPrintsTheListeningLineFirst() async throws {
+    let server = try await ServerProcess()
+    let first = server.log.split(separator: "\n").first.map(String.init)
+    #expect(first == "folio serve: listening on http://127.0.0.1:\(server.port)")
+  }
+
+  @Test func servesHTTPSWithTheGivenCertificate() async throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-tls-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let cert = dir.appendingPathComponent("cert.pem").path
+    let key = dir.appendingPathComponent("key.pem").path
+    let made = try run(
+      "/usr/bin/openssl",
+      [
+        "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "2", "-subj",
+        "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+      ])
+    #expect(made.status == 0, "\(made.output)")
+    let server = try await LaunchedServer(arguments: ["--tls-cert", cert, "--tls-key", key], users: ["ana": "pw"])
+    #expect(server.baseURL.scheme == "https")
+    let body = #"{"user":"ana","password":"pw"}"#
+    let login = try run(
+      "/usr/bin/curl",
+      ["-sS", "--cacert", cert, "-X", "POST", "-d", body, server.baseURL.absoluteString + "/v1/login"])
+    #expect(login.status == 0, "\(login.output)")
+    #expect(login.output.contains("\"token\""))
+    // Plain HTTP on the TLS port gets nowhere.
+    let plain = try run("/usr/bin/curl", ["-sS", "-m", "5", "http://127.0.0.1:\(server.baseURL.port ?? 0)/v1/anchor"])
+    #expect(plain.status != 0 || !plain.output.contains("anchor"))
+  }
+
+  @Test func everyCommandHasHelp() throws {
+    for command in [
+      ["serve", "--help"], ["serve", "run", "--help"], ["serve", "admin", "--help"],
+      ["serve", "admin", "user", "--help"], ["serve", "admin", "user", "add", "--help"],
+      ["serve", "admin", "user", "passwd", "--help"], ["serve", "admin", "user", "quota", "--help"],
+      ["serve", "admin", "user", "list", "--help"], ["serve", "admin", "token", "--help"],
+      ["serve", "admin", "token", "revoke", "--help"],
+    ] {
+      let r = try run(try ServerProcess.binary(), command)
+      #expect(r.status == 0, "\(command)")
+      #expect(r.output.contains("USAGE"), "\(command)")
+    }
+    let bad = try run(try ServerProcess.binary(), ["serve", "--tls-cert", "x"])
+    #expect(bad.status == 2)
+    let noRoot = try run(try ServerProcess.binary(), ["serve", "admin", "user", "list"])
+    #expect(noRoot.status == 2)
+  }
+
+  /// Runs a program with an argv, returning its exit status and stdout+stderr.
+  func run(_ path: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: path)
+    p.arguments = arguments
+    let out = Pipe()
+    p.standardOutput = out
+    p.standardError = out
+    p.standardInput = FileHandle.nullDevice
+    try p.run()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+  }
+}
