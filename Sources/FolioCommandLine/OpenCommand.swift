@@ -17,6 +17,11 @@ struct OpenCommand: AsyncParsableCommand {
     try await runReporting { () async throws(ProviderError) in
       let context = try FolioContext.make()
       let (domain, it) = try await context.resolve(item)
+      // An opener gets a local path; a server location's item has none until it is downloaded.
+      guard domain.isLocal else {
+        throw ProviderError(
+          .featureUnsupported, "'\(domain.identifier)' is a server location: its files open once downloaded")
+      }
       let argv = try context.openers.argv(for: it)
       let outcome = try await ProgramRunner.run(argv)
       // Started is enough to count as used: the person asked for the item.

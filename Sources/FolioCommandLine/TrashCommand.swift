@@ -151,6 +151,13 @@ struct ActionCommand: AsyncParsableCommand {
           .noSuchItem,
           "no action named '\(TerminalText.escape(name))'" + (known.isEmpty ? " (none is configured)" : " (known: \(known.joined(separator: ", "))))"))
       }
+      // A user action's program gets local paths; a server location's paths are not local files
+      // (`/notes.txt` on a server is not this machine's /notes.txt) until they are downloaded.
+      if case .user = action.source, !domain.isLocal {
+        throw ProviderError(
+          .featureUnsupported,
+          "'\(TerminalText.escape(action.name))' runs a program on local files, and '\(domain.identifier)' is a server location")
+      }
       if action.needsConfirmation && !yes {
         guard Console.confirm("Run '\(TerminalText.escape(action.name))' on \(selection.count) item(s)?") else {
           throw ProviderError(.cancelled, "not confirmed (add --yes to run it without asking)")

@@ -272,4 +272,21 @@ struct DomainActionTests {
     let folder = try s.folio("action", "Lock", "work:/")
     #expect(folder.status == 1, "\(folder)")
   }
+
+  /// A server item's path is not a local file: programs from config never get it as one.
+  @Test func localProgramsAreNotRunOnServerPaths() async throws {
+    let server = try await ServerProcess()
+    let s = try Sandbox()
+    #expect(try s.addWork(server).status == 0)
+    try await uploadOverHTTP(
+      server, name: "plan.txt", bytes: "the plan\n",
+      sha256: "2d619c7869a25a069e8d9fe28202d200c8bef01cba077934e702217e8a678b59")
+    let config = s.read(s.configFile)
+    try ("[[action]]\nname = \"Check\"\nrule = \"TRUEPREDICATE\"\ncommand = [\"true\", \"{path}\"]\n\n" + config)
+      .write(toFile: s.configFile, atomically: false, encoding: .utf8)
+    let action = try s.folio("action", "Check", "work:/plan.txt")
+    #expect(action.status == 1 && action.err.contains("server location"), "\(action)")
+    let open = try s.folio("open", "work:/plan.txt", environment: ["EDITOR": "/bin/true"])
+    #expect(open.status == 1 && open.err.contains("server location"), "\(open)")
+  }
 }
