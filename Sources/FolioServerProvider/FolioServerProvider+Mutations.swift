@@ -136,6 +136,17 @@ extension FolioServerProvider {
     return try mapper.item(wire)
   }
 
+  /// Settles a conflict copy (`POST /v1/conflicts/{copy}/resolve`): keep the copy's bytes as the
+  /// original's content (`.copy`), keep the original (`.original`, the copy goes to the trash), or
+  /// keep both as two items (`.both`). Returns the original as it is afterwards.
+  public func resolveConflict(copy: ItemIdentifier, keep: ResolveConflictRequest.Keep) async throws(ProviderError) -> Item {
+    let wire = try await connection.json(
+      ServerRequest(
+        .POST, ["conflicts", try WireItemMapper.wireID(copy), "resolve"], body: try jsonBody(ResolveConflictRequest(keep: keep))),
+      as: WireItem.self, what: "the resolved item")
+    return try mapper.item(wire)
+  }
+
   // MARK: Helpers
 
   /// The `PATCH` body for the metadata fields of `fields`, or nil when there is none to send.

@@ -138,6 +138,23 @@ struct FolioServerProviderContentTests {
     #expect(try sha256(of: mine) == (try sha256(of: anas)))
   }
 
+  @Test func aConflictIsResolvedByKeepingTheCopy() async throws {
+    let fx = try await ServerFixture()
+    let ana = fx.provider()
+    let original = try await ana.createItem(fileTemplate("doc.txt"), fields: [], contents: try temporaryFile(10, seed: 1), options: [])
+    _ = try await ana.modifyItem(ItemTemplate(original), baseVersion: original.version, changedFields: .contents, contents: try temporaryFile(20, seed: 2))
+    let mine = try temporaryFile(30, seed: 3)
+    let answer = try await ana.modifyItem(ItemTemplate(original), baseVersion: original.version, changedFields: .contents, contents: mine)
+    let copy = try #require(answer.uploadingError?.existingItem)
+    let resolved = try await ana.resolveConflict(copy: copy, keep: .copy)
+    #expect(resolved.identifier == original.identifier && resolved.documentSize == 30)
+    #expect(!resolved.decorations.contains(FolioServerProvider.conflictDecoration))
+    let bytes = temporaryURL()
+    _ = try await ana.fetchContents(original.identifier, version: nil, to: bytes, progress: { _ in })
+    #expect(try sha256(of: bytes) == (try sha256(of: mine)))
+    #expect(try await listAll(ana, .root).map(\.identifier) == [original.identifier])
+  }
+
   /// F02: over quota is insufficientQuota (resolvable), and the account says so.
   @Test func anUploadOverQuotaIsInsufficientQuota() async throws {
     let fx = try await ServerFixture(quotas: ["ana": 1000])
