@@ -117,7 +117,7 @@ let package = Package(
     .testTarget(
       name: "FolioServerTests",
       dependencies: [
-        "FolioProtocol", "ProviderAPI", "TestSupport",
+        "FolioProtocol", "FolioServer", "ProviderAPI", "TestSupport",
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "Crypto", package: "swift-crypto"),
       ],

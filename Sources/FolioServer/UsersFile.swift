@@ -15,8 +15,9 @@ struct UsersFile {
 
   static func parse(_ text: String) throws(ServerError) -> [Entry] {
     var out: [Entry] = []
-    for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-      let line = raw.trimmingCharacters(in: CharacterSet(charactersIn: "\r"))
+    // `\r\n` is one Character in Swift: split on every newline kind, not on "\n".
+    for (n, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
+      let line = String(raw)
       if line.trimmingCharacters(in: .whitespaces).isEmpty || line.hasPrefix("#") { continue }
       guard let colon = line.firstIndex(of: ":") else {
         throw .invalid("users file line \(n + 1): expected name:password[:quota-bytes]")

@@ -36,6 +36,8 @@ final class LaunchedServer: @unchecked Sendable {
     process.standardError = out
     out.fileHandleForReading.readabilityHandler = { [weak self] h in
       let d = h.availableData
+      // At EOF the handler would be called again and again: stop listening.
+      if d.isEmpty { h.readabilityHandler = nil }
       guard let self, !d.isEmpty else { return }
       self.lock.withLock { self.output.append(d) }
     }
