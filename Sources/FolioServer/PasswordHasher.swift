@@ -29,6 +29,16 @@ enum PasswordHasher {
     return diff == 0
   }
 
+  /// One scrypt at a time, off Swift's cooperative pool: each takes ~16 MiB and tens of ms, so a
+  /// burst of logins neither starves request handling on a 2-core machine nor multiplies memory.
+  private static let queue = DispatchQueue(label: "folio.scrypt")
+
+  static func verifyInBackground(_ password: String, salt: [UInt8], expected: [UInt8]) async -> Bool {
+    await withCheckedContinuation { continuation in
+      queue.async { continuation.resume(returning: verify(password, salt: salt, expected: expected)) }
+    }
+  }
+
   static func randomBytes(_ n: Int) -> [UInt8] {
     var g = SystemRandomNumberGenerator()
     return (0..<n).map { _ in UInt8.random(in: 0...255, using: &g) }

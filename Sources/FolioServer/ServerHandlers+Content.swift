@@ -128,7 +128,10 @@ extension ServerHandlers {
       switch ByteRange.parse(range, size: size) {
       case .whole: break
       case .unsatisfiable:
-        throw ServerError(.invalidArgument, "the range \(range) is outside the \(size) bytes", status: 416)
+        var refused = FrontMiddleware.error(
+          ServerError(.invalidArgument, "the range \(range) is outside the \(size) bytes", status: 416))
+        refused.headers[.contentRange] = "bytes */\(size)"
+        return refused
       case .part(let a, let b):
         status = .partialContent
         start = a

@@ -101,7 +101,7 @@ struct UserStore: Sendable {
     // Hash even for an unknown user, so the answer takes the same time.
     let salt: [UInt8] = row.map { [UInt8]($0.salt) } ?? Self.dummySalt
     let expected: [UInt8] = row.map { [UInt8]($0.hash) } ?? Self.dummyHash
-    let ok = PasswordHasher.verify(password, salt: salt, expected: expected)
+    let ok = await PasswordHasher.verifyInBackground(password, salt: salt, expected: expected)
     guard ok, row != nil else { throw ServerError(.notAuthenticated, "wrong user name or password") }
     let raw = PasswordHasher.randomBytes(32)
     let token = Base64URL.encode(raw)

@@ -34,6 +34,8 @@ import Testing
     for header in ["bytes=10000-", "bytes=20000-20001"] {
       let out = try await ana.content(f.id, headers: [("Range", header)])
       #expect(out.status == 416, "\(header)")
+      #expect(out.header("Content-Range") == "bytes */10000")
+      #expect(out.errorCode == "invalidArgument")
     }
     #expect(try await ana.send("GET", "/v1/items/\(f.id)/content?version=1").status == 200)
     let old = try await ana.send("GET", "/v1/items/\(f.id)/content?version=7")
