@@ -211,7 +211,8 @@ public final class NCursesTerminal: TerminalDevice {
       // No alternate screen (vt100): the last frame would stay, and the shell's prompt would land
       // on its status line. The screen as it was is gone for good on such a terminal; the best
       // that is left is a clean one, the cursor at the top.
-      fputs(clear, folio_stdout())
+      let bytes = Self.withoutPadding(clear)
+      _ = bytes.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count, folio_stdout()) }
       fflush(folio_stdout())
     }
     // The SCREEN is not deleted: ncurses' own SIGWINCH/SIGTSTP handlers may still look at it.
@@ -248,7 +249,7 @@ public final class NCursesTerminal: TerminalDevice {
     var bytes: [UInt8] = []
     func append(_ s: UnsafePointer<CChar>?) {
       guard let s else { return }
-      bytes += Array(UnsafeBufferPointer(start: s, count: strlen(s))).map { UInt8(bitPattern: $0) }
+      bytes += withoutPadding(s)
     }
     if mouse {
       if let xm = folio_tigetstr("XM") {
@@ -269,6 +270,27 @@ public final class NCursesTerminal: TerminalDevice {
       append(folio_tigetstr("clear"))
     }
     return bytes
+  }
+
+  /// A terminfo string's bytes without its padding specifications (`$<50>`, `$<2*/>`): those are
+  /// delays for tputs to honour, and written raw they show up as text (vt100's `clear` has one).
+  /// The strings are written outside ncurses (after endwin, from a signal handler), so drop them.
+  static func withoutPadding(_ s: UnsafePointer<CChar>) -> [UInt8] {
+    let raw = Array(UnsafeBufferPointer(start: s, count: strlen(s))).map { UInt8(bitPattern: $0) }
+    var out: [UInt8] = []
+    var i = 0
+    while i < raw.count {
+      if raw[i] == UInt8(ascii: "$"), i + 1 < raw.count, raw[i + 1] == UInt8(ascii: "<"),
+        let close = raw[(i + 2)...].firstIndex(of: UInt8(ascii: ">")),
+        raw[(i + 2)..<close].allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "/") })
+      {
+        i = close + 1
+        continue
+      }
+      out.append(raw[i])
+      i += 1
+    }
+    return out
   }
 
   /// Whether the terminal has an alternate screen to leave (xterm, screen, tmux; not a vt100).

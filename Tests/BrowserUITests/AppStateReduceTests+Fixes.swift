@@ -111,6 +111,7 @@ import Testing
   }
 
   @Test func wrapBreaksAtSpacesAndInsideLongWords() {
+    _ = Snapshots.setUp  // the UTF-8 ctype wcwidth needs for 漢 (2 columns)
     #expect(DisplayWidth.wrap("one two three", to: 7) == ["one two", "three"])
     #expect(DisplayWidth.wrap("abcdefghij", to: 4) == ["abcd", "efgh", "ij"])
     #expect(DisplayWidth.wrap("漢字漢字", to: 5) == ["漢字", "漢字"])
