@@ -73,7 +73,7 @@ struct ServeAdminCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "admin",
     abstract: "Manage a server's users and tokens (works while it runs).",
-    subcommands: [AdminUserCommand.self, AdminTokenCommand.self])
+    subcommands: [AdminUserCommand.self, AdminTokenCommand.self, AdminSeedCommand.self])
 
   @OptionGroup var root: AdminRoot
 }
