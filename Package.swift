@@ -97,7 +97,10 @@ let package = Package(
       linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]),
     .executableTarget(
       name: "folio-bench",
-      dependencies: ["ProviderAPI", "LocalProvider", "ProviderCore", "WorkingSetIndex"],
+      dependencies: [
+        "ProviderAPI", "LocalProvider", "ProviderCore", "WorkingSetIndex", "FolioServerProvider", "FolioProtocol",
+        "TestSupport",
+      ],
       swiftSettings: strict),
     // Test doubles: InMemoryProvider with injectable latency, failures and clock.
     .target(name: "TestSupport", dependencies: ["ProviderAPI", "BrowserUI"], swiftSettings: strict),

@@ -6,6 +6,7 @@ import ProviderAPI
 
 let usage = """
   usage: folio-bench [--sizes 10000,100000,1000000] [--work DIR] [--index-rows N]
+         folio-bench remote [--help]   (Folio against folio serve and curl: see its --help)
 
   Creates (once, then reuses) folders with the given numbers of entries under DIR
   (default: $TMPDIR/folio-bench), and an index of N working-set rows (default 1000000), then prints:
@@ -64,6 +65,40 @@ if args.first == "_enumerate", args.count == 3 {
 }
 if args.first == "_index", args.count == 3, let rows = Int(args[2]) {
   do { emit(try IndexBench.run(file: args[1], rows: rows)) } catch { fail("\(error)") }
+  exit(0)
+}
+
+if args.first == "remote" {
+  do { try await RemoteBench.run(RemoteBench.parse(Array(args.dropFirst()))) } catch { fail("\(error)") }
+  exit(0)
+}
+if args.first == "_remote-list", args.count == 5, let runs = Int(args[4]) {
+  do {
+    emit(
+      try await RemoteListingBench.run(
+        server: try RemoteServer.fromChild(url: args[1]), folder: args[2], sort: ItemSort.Key(rawValue: args[3]) ?? .name,
+        runs: runs))
+  } catch { fail("\(error)") }
+  exit(0)
+}
+if args.first == "_remote-download", args.count == 4 {
+  do {
+    emit(try await RemoteTransferBench.download(server: try RemoteServer.fromChild(url: args[1]), identifier: args[2], to: args[3]))
+  } catch { fail("\(error)") }
+  exit(0)
+}
+if args.first == "_remote-upload", args.count == 5 {
+  do {
+    emit(
+      try await RemoteTransferBench.upload(
+        server: try RemoteServer.fromChild(url: args[1]), file: args[2], parent: args[3], name: args[4]))
+  } catch { fail("\(error)") }
+  exit(0)
+}
+if args.first == "_remote-changes", args.count == 4, let runs = Int(args[3]) {
+  do {
+    emit(try await RemoteChangeBench.run(server: try RemoteServer.fromChild(url: args[1]), folder: args[2], runs: runs))
+  } catch { fail("\(error)") }
   exit(0)
 }
 
