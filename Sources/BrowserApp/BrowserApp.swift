@@ -46,10 +46,14 @@ public final class BrowserApp {
     self.prefetched = prefetched
   }
 
-  /// Delivers an action from anywhere; the loop reduces it on its next turn.
+  /// Delivers an action from anywhere; the loop reduces it on its next turn (at once if waiting).
   public func send(_ action: Action) {
     pending.append(action)
+    wakeup.signal()
   }
+
+  /// What the loop waits on between turns: an action sent, a key typed, or its timeout.
+  let wakeup = LoopWakeup()
 
   /// Runs until the user quits (or the task running it is cancelled). The terminal is restored by
   /// the caller (`shutdown`) in a defer.
@@ -67,8 +71,19 @@ public final class BrowserApp {
         dirty = false
       }
       guard running else { break }
-      let wait = pending.isEmpty ? 15 : 0
-      if let key = terminal.readKey(timeoutMilliseconds: wait) {
+      // Wait for the next thing to do without holding the main actor: the tasks that bring pages
+      // and answers hop through it, and a loop blocked in readKey would hold each hop up to its
+      // timeout (several hops stood between a folder's first page and the screen). A terminal
+      // that cannot wake the loop is polled with the timeout instead.
+      var wait = pending.isEmpty ? 15 : 0
+      if wait > 0 {
+        let wakeup = self.wakeup
+        if terminal.wakeWhenInputArrives({ Task { @MainActor in wakeup.signal() } }) {
+          await wakeup.wait(milliseconds: wait)
+          wait = 0
+        }
+      }
+      if let key = terminal.readKey(timeoutMilliseconds: pending.isEmpty ? wait : 0) {
         reduce(.key(key))
         // Take every key already typed before drawing again (key repeat, pastes).
         var extra = 0
@@ -206,4 +221,40 @@ public final class BrowserApp {
 
 extension IndexedRow {
   init(_ i: IndexedItem) { self.init(item: i.item(), domain: i.domain, isDeleted: i.isTrashed) }
+}
+
+/// The loop's wait: until `signal()` (an action sent, input arrived) or a timeout, suspended — so
+/// every other main-actor job runs meanwhile.
+@MainActor
+final class LoopWakeup {
+  private var waiter: CheckedContinuation<Void, Never>?
+  private var timer: Task<Void, Never>?
+  private var signalled = false
+
+  func signal() {
+    guard let waiter else {
+      signalled = true
+      return
+    }
+    self.waiter = nil
+    timer?.cancel()
+    timer = nil
+    waiter.resume()
+  }
+
+  func wait(milliseconds: Int) async {
+    if signalled {
+      signalled = false
+      return
+    }
+    await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+      waiter = c
+      timer = Task { [weak self] in
+        try? await Task.sleep(for: .milliseconds(milliseconds))
+        guard !Task.isCancelled else { return }
+        self?.signal()
+      }
+    }
+    signalled = false
+  }
 }

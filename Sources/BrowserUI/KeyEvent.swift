@@ -59,4 +59,12 @@ public protocol TerminalDevice: AnyObject {
   func resume()
   /// Restores the terminal for good.
   func shutdown()
+  /// Calls `wake` once (from any thread) when input arrives, so the loop can wait for keys
+  /// without holding its thread — and the tasks it waits for can run meanwhile. Returns false
+  /// when the device cannot tell (the loop then waits in `readKey` with a timeout).
+  func wakeWhenInputArrives(_ wake: @escaping @Sendable () -> Void) -> Bool
+}
+
+extension TerminalDevice {
+  public func wakeWhenInputArrives(_ wake: @escaping @Sendable () -> Void) -> Bool { false }
 }

@@ -1,5 +1,6 @@
 import BrowserUI
 import CNCursesW
+import Dispatch
 
 #if canImport(Glibc)
   import Glibc
@@ -48,6 +49,8 @@ public final class NCursesTerminal: TerminalDevice {
   private var isShutDown = false
   /// Keys read ahead (an escape followed by another key) or made up (a resize found on resume).
   var pendingKeys: [KeyEvent] = []
+  /// Tells the loop that standard input has something (see `wakeWhenInputArrives`).
+  private let inputWatch = InputWatch()
 
   /// Takes the terminal.
   ///
@@ -203,9 +206,23 @@ public final class NCursesTerminal: TerminalDevice {
     noticeSizeChange()
   }
 
+  /// One call of `wake` when standard input becomes readable. Only while Folio has the terminal:
+  /// suspended, the keys are the opener's. Keys ncurses already read ahead into its own buffer do
+  /// not wake the loop; it reads them at its next turn (at most its tick away).
+  public func wakeWhenInputArrives(_ wake: @escaping @Sendable () -> Void) -> Bool {
+    guard !isShutDown, !isSuspended else { return false }
+    if !pendingKeys.isEmpty {
+      wake()
+      return true
+    }
+    inputWatch.arm(wake)
+    return true
+  }
+
   public func shutdown() {
     guard !isShutDown else { return }
     isShutDown = true
+    inputWatch.stop()
     if !isendwin() { endwin() }
     if !Self.hasAlternateScreen, let clear = folio_tigetstr("clear") {
       // No alternate screen (vt100): the last frame would stay, and the shell's prompt would land
@@ -295,6 +312,77 @@ public final class NCursesTerminal: TerminalDevice {
 
   /// Whether the terminal has an alternate screen to leave (xterm, screen, tmux; not a vt100).
   static var hasAlternateScreen: Bool { folio_tigetstr("rmcup") != nil && folio_tigetstr("smcup") != nil }
+}
+
+/// A one-shot "standard input is readable" notification: a dispatch read source on fd 0, resumed
+/// when armed and suspended again once it fired, so it never spins on input nobody reads yet.
+/// Watching does not read: ncurses still reads every byte.
+final class InputWatch: @unchecked Sendable {
+  private let lock = PthreadLock()
+  private let source: any DispatchSourceRead
+  private var armed = false
+  private var stopped = false
+  private var wake: (@Sendable () -> Void)?
+
+  init() {
+    source = DispatchSource.makeReadSource(fileDescriptor: 0, queue: DispatchQueue(label: "folio.input"))
+    source.setEventHandler { [weak self] in self?.fire() }
+  }
+
+  func arm(_ wake: @escaping @Sendable () -> Void) {
+    lock.withLock {
+      guard !stopped else { return }
+      self.wake = wake
+      if !armed {
+        armed = true
+        source.resume()
+      }
+    }
+  }
+
+  private func fire() {
+    let wake: (@Sendable () -> Void)? = lock.withLock {
+      guard armed else { return nil }
+      armed = false
+      source.suspend()
+      defer { self.wake = nil }
+      return self.wake
+    }
+    wake?()
+  }
+
+  func stop() {
+    lock.withLock {
+      guard !stopped else { return }
+      stopped = true
+      wake = nil
+      // A source must be resumed to be cancelled for good.
+      if !armed { source.resume() }
+      armed = false
+      source.cancel()
+    }
+  }
+}
+
+/// A pthread mutex (TerminalBackend does not import Foundation), at a stable address.
+final class PthreadLock: @unchecked Sendable {
+  private let mutex: UnsafeMutablePointer<pthread_mutex_t> = {
+    let m = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    m.initialize(to: pthread_mutex_t())
+    pthread_mutex_init(m, nil)
+    return m
+  }()
+
+  deinit {
+    pthread_mutex_destroy(mutex)
+    mutex.deallocate()
+  }
+
+  func withLock<T>(_ body: () throws -> T) rethrows -> T {
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    return try body()
+  }
 }
 
 /// A cell's text as ncurses takes it: one spacing character and up to four combining marks,

@@ -27,6 +27,7 @@ public final class VirtualTerminal: TerminalDevice {
 
   private var queue: [KeyEvent] = []
   private var head = 0
+  private var wake: (@Sendable () -> Void)?
 
   public init(width: Int = 100, height: Int = 30) {
     self.width = width
@@ -36,7 +37,16 @@ public final class VirtualTerminal: TerminalDevice {
   // MARK: - Scripting
 
   /// Queues keys; the loop reads them in order.
-  public func type(_ keys: [KeyEvent]) { queue += keys }
+  public func type(_ keys: [KeyEvent]) {
+    queue += keys
+    wakeIfWaiting()
+  }
+
+  private func wakeIfWaiting() {
+    guard head < queue.count, !isSuspended, let wake else { return }
+    self.wake = nil
+    wake()
+  }
 
   public func type(_ keys: KeyEvent...) { type(keys) }
 
@@ -49,6 +59,7 @@ public final class VirtualTerminal: TerminalDevice {
     self.height = height
     events.append(.resize(width: width, height: height))
     queue.append(.resize(width: width, height: height))
+    wakeIfWaiting()
   }
 
   /// Keys typed but not read yet.
@@ -101,6 +112,14 @@ public final class VirtualTerminal: TerminalDevice {
   public func resume() {
     isSuspended = false
     events.append(.resume)
+    wakeIfWaiting()
+  }
+
+  /// Wakes the loop when keys are typed (at once if some are queued already).
+  public func wakeWhenInputArrives(_ wake: @escaping @Sendable () -> Void) -> Bool {
+    self.wake = wake
+    wakeIfWaiting()
+    return true
   }
 
   public func shutdown() {
