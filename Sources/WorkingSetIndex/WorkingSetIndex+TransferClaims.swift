@@ -123,3 +123,33 @@ public struct TransferCounts: Sendable, Equatable {
   /// waits for a resolvable condition.
   public var syncing: Int { queued + running + throttled }
 }
+
+extension WorkingSetIndex {
+  /// Completes an accepted content upload in one transaction: the transfer goes, the item's
+  /// other queued uploads based on `base` move to `newVersion` (they hold later edits of the same
+  /// person), the item's row is refreshed, and its content record (if any) is changed by
+  /// `updateContent`. A crash leaves all of it or none.
+  public func finishUpload(
+    _ id: Int64, item: Item, domain: DomainIdentifier, base: ItemVersion?,
+    updateContent: (inout MaterializedContent) -> Void = { _ in }
+  ) throws(ProviderError) {
+    try write("completing the upload of \(item.filename)") { db in
+      try TransferRecord.deleteOne(db, key: id)
+      if let base {
+        try db.execute(
+          sql: """
+            UPDATE transfer SET baseVersionContent = ?, baseVersionMetadata = ?
+            WHERE domain = ? AND identifier = ? AND direction = 'upload' AND state NOT IN ('done', 'running')
+              AND baseVersionContent = ?
+            """,
+          arguments: [item.version.content, item.version.metadata, domain.rawValue, item.identifier.rawValue, base.content])
+      }
+      try Self.apply(item, domain: domain, in: db, insertNew: false)
+      if let old = try ContentRecord.fetch(db, domain: domain, identifier: item.identifier) {
+        var content = old.content
+        updateContent(&content)
+        try ContentRecord(content).update(db)
+      }
+    }
+  }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import ProviderAPI
+import WorkingSetIndex
+
+/// "Resolve Conflict…": keep mine (the copy that holds this side's bytes), keep theirs (the
+/// server's item as it is), or keep both (two items, no conflict marks).
+///
+/// A provider whose storage resolves conflicts itself (FolioServer has
+/// `POST /v1/conflicts/{copyId}/resolve`) declares the actions ``actionIdentifier(for:)`` names and
+/// gets them performed on the copy; for any other provider the engine resolves with the plain
+/// operations of the contract: fetch the copy's bytes, modify the original from its current version,
+/// trash the copy. Either way nothing is deleted forever: what is dropped goes to the trash.
+public enum ConflictChoice: String, Sendable, CaseIterable, Codable {
+  case keepMine = "mine"
+  case keepTheirs = "theirs"
+  case keepBoth = "both"
+
+  /// The action a provider declares to resolve conflicts itself.
+  public var actionIdentifier: ActionIdentifier {
+    switch self {
+    case .keepMine: ActionIdentifier("folio.conflict.keep-copy")
+    case .keepTheirs: ActionIdentifier("folio.conflict.keep-original")
+    case .keepBoth: ActionIdentifier("folio.conflict.keep-both")
+    }
+  }
+}
+
+extension SyncEngine {
+  /// The conflict an item is part of (as the copy or the original), if any.
+  public func conflict(involving item: Item, in domain: Domain) throws(ProviderError) -> SyncConflict? {
+    try index.conflict(domain: domain.identifier, involving: item.identifier)
+  }
+
+  /// Resolves a conflict.
+  ///
+  /// - Returns: The item that holds the kept content (the original, or for `keepBoth` and remote
+  ///   deletions the copy).
+  @discardableResult
+  public func resolve(_ conflict: SyncConflict, _ choice: ConflictChoice) async throws(ProviderError) -> Item {
+    let domain = try registry.require(conflict.domain)
+    let provider = domain.provider
+    if provider.actionDeclarations.contains(where: { $0.identifier == choice.actionIdentifier }) {
+      try await provider.performAction(choice.actionIdentifier, on: [conflict.copy])
+      try index.removeConflict(domain: conflict.domain, copy: conflict.copy)
+      let kept = choice == .keepBoth ? conflict.copy : conflict.original
+      let item = try await provider.item(for: kept)
+      try index.upsert([item], domain: conflict.domain)
+      return item
+    }
+    let copy = try await provider.item(for: conflict.copy)
+    let original: Item?
+    do {
+      original = try await provider.item(for: conflict.original)
+    } catch where error.code == .noSuchItem {
+      original = nil  // deleted there while edited here: the copy is all there is
+    }
+    guard let original, choice != .keepBoth else {
+      try index.removeConflict(domain: conflict.domain, copy: conflict.copy)
+      if choice == .keepTheirs && original == nil {
+        // Theirs is "deleted": the copy goes to the trash, where it can still be put back.
+        _ = try await trash(copy, provider: provider, domain: domain)
+      }
+      return original ?? copy
+    }
+    var kept = original
+    if choice == .keepMine {
+      let folder = store.folder(for: domain.identifier)
+      let (temp, fd) = try DurableFile.createTemporary(in: folder)
+      close(fd)
+      defer { DurableFile.remove(temp) }
+      _ = try await provider.fetchContents(copy.identifier, version: nil, to: temp, progress: { _ in })
+      kept = try await provider.modifyItem(
+        ItemTemplate(original), baseVersion: original.version, changedFields: .contents, contents: temp)
+      if let e = kept.uploadingError, e.code == .localVersionConflictingWithServer {
+        throw ProviderError(
+          .localVersionConflictingWithServer,
+          "\(original.filename.displayString) changed on the server again; resolve the new conflict first",
+          existingItem: e.existingItem)
+      }
+      try index.upsert([kept], domain: domain.identifier)
+      if let local = try store.localFile(domain: domain.identifier, identifier: original.identifier),
+        local.content.state == .clean
+      {
+        _ = try index.markContentStale(domain: domain.identifier, identifier: original.identifier, remoteVersion: kept.version)
+      }
+    }
+    _ = try await trash(copy, provider: provider, domain: domain)
+    try index.removeConflict(domain: conflict.domain, copy: conflict.copy)
+    return kept
+  }
+
+  private func trash(_ item: Item, provider: any Provider, domain: Domain) async throws(ProviderError) -> Item {
+    var template = ItemTemplate(item)
+    template.parentIdentifier = .trash
+    let trashed = try await provider.modifyItem(
+      template, baseVersion: item.version, changedFields: .parentItemIdentifier, contents: nil)
+    try index.recordTrashed(trashed, originalPath: item.path, domain: domain.identifier)
+    return trashed
+  }
+}

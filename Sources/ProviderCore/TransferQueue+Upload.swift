@@ -1,0 +1,225 @@
+import Foundation
+import ProviderAPI
+import WorkingSetIndex
+
+/// Uploads: a new file (`createItem`) or new content for an item (`modifyItem` with the version
+/// the edits started from). Nothing here ever drops the staged bytes before the provider returned
+/// an item holding them, and nothing overwrites the server's bytes silently: a stale base ends
+/// with both versions kept (test plan §1.5 I2, I3).
+extension TransferQueue {
+  nonisolated func performUpload(_ t: Transfer, provider: any Provider) async throws(ProviderError) -> Item {
+    guard let path = t.stagedPath, let sha = t.sha256, let size = t.bytesTotal else {
+      throw ProviderError(.invalidArgument, "upload \(t.id) in the journal has no staged copy")
+    }
+    let staged = ContentStore.Staged(url: URL(fileURLWithPath: path.lossyString), size: size, sha256: sha)
+    if t.isCreate { return try await performCreate(t, staged, provider: provider) }
+    return try await performModify(t, staged, provider: provider)
+  }
+
+  /// True when the provider's item holds exactly the staged bytes, as far as it says (size, and
+  /// SHA-256 when the item carries one).
+  nonisolated static func holds(_ item: Item, _ staged: ContentStore.Staged) -> Bool {
+    if let size = item.documentSize, size != staged.size { return false }
+    if let sha = ContentHash.expected(in: item), sha != staged.sha256 { return false }
+    return true
+  }
+
+  // MARK: - New files
+
+  nonisolated func performCreate(_ t: Transfer, _ staged: ContentStore.Staged, provider: any Provider) async throws(ProviderError) -> Item {
+    if let created = t.resultIdentifier {
+      // A previous attempt created the item and then stopped (a crash, a failed check).
+      let item = try await provider.item(for: created)
+      if Self.holds(item, staged) { return try await finishCreate(t, item, staged, provider: provider) }
+      try index.updateTransfer(t.id, at: clock()) { row in
+        row.identifier = created
+        row.parentIdentifier = nil
+        row.name = nil
+        row.baseVersion = item.version
+      }
+      throw ProviderError(.ioError, "the server holds other bytes than were sent for \(item.filename.displayString); sending them again")
+    }
+    guard DurableFile.exists(staged.url) else {
+      throw ProviderError(.noSuchItem, "the staged copy of upload \(t.id) is gone; nothing can be sent")
+    }
+    guard let parent = t.parentIdentifier, let wanted = t.name else {
+      throw ProviderError(.invalidArgument, "upload \(t.id) has no destination")
+    }
+    var name = wanted
+    var parentID = parent
+    for bounce in 2...50 {
+      let template = ItemTemplate(
+        parentIdentifier: parentID, filename: name, contentType: ContentType.forExtension(name.pathExtension),
+        contentModificationDate: clock())
+      do throws(ProviderError) {
+        let item = try await provider.createItem(template, fields: [.contents, .filename], contents: staged.url, options: [])
+        try index.updateTransfer(t.id, at: clock()) { row in
+          row.resultIdentifier = item.identifier
+          row.name = name
+        }
+        guard Self.holds(item, staged) else {
+          try index.updateTransfer(t.id, at: clock()) { row in
+            row.identifier = item.identifier
+            row.parentIdentifier = nil
+            row.name = nil
+            row.resultIdentifier = nil
+            row.baseVersion = item.version
+          }
+          throw ProviderError(.ioError, "the server stored other bytes than were sent for \(name.displayString); sending them again")
+        }
+        return try await finishCreate(t, item, staged, provider: provider)
+      } catch where error.code == .filenameCollision {
+        // Our own earlier attempt (a crash after the server answered)? Only a hash proves it.
+        if let existing = error.existingItem, let item = try? await provider.item(for: existing),
+          ContentHash.expected(in: item) == staged.sha256
+        {
+          try index.updateTransfer(t.id, at: clock()) { $0.resultIdentifier = item.identifier }
+          return try await finishCreate(t, item, staged, provider: provider)
+        }
+        name = ConflictNames.numbered(wanted, bounce)
+      } catch where error.code == .noSuchItem && parentID != .root && !Self.isPlaceholder(t.identifier) {
+        // Keeping bytes whose folder is gone too: they go to the top of the location.
+        parentID = .root
+      }
+    }
+    throw ProviderError(.filenameCollision, "no free name for \(wanted.displayString) in its folder")
+  }
+
+  nonisolated static func isPlaceholder(_ id: ItemIdentifier) -> Bool { id.rawValue.hasPrefix(placeholderPrefix) }
+
+  /// The provider created the item: its bytes become the item's materialized content (no
+  /// download needed), the transfer goes, and a copy kept for a conflict is recorded as one.
+  nonisolated func finishCreate(
+    _ t: Transfer, _ item: Item, _ staged: ContentStore.Staged, provider: any Provider
+  ) async throws(ProviderError) -> Item {
+    if DurableFile.exists(staged.url) { try store.adopt(staged, as: item, domain: t.domain, at: clock()) }
+    try index.removeTransfer(t.id)
+    store.discardStaged(staged.url)
+    if !Self.isPlaceholder(t.identifier) {
+      // The bytes were edits of `t.identifier` that the server could not take as its content.
+      let original = try? await provider.item(for: t.identifier)
+      let conflict = SyncConflict(
+        domain: t.domain, original: t.identifier, copy: item.identifier,
+        reason: original == nil ? .remoteDeletion : .staleBase, detected: clock())
+      try index.recordConflict(conflict)
+      if original == nil {
+        if let local = try store.localFile(domain: t.domain, identifier: t.identifier) {
+          try index.removeContent(domain: t.domain, identifier: t.identifier)
+          DurableFile.remove(local.url)
+        }
+        // The change feed left the row for this moment: the edits are safe in the new item.
+        try index.recordDeleted(identifiers: [t.identifier], domain: t.domain)
+      } else {
+        try markTheirs(t.identifier, domain: t.domain, staged: staged)
+      }
+      events.send(.conflict(conflict))
+    }
+    return item
+  }
+
+  // MARK: - New content for an item
+
+  nonisolated func performModify(_ t: Transfer, _ staged: ContentStore.Staged, provider: any Provider) async throws(ProviderError) -> Item {
+    guard let base = t.baseVersion else {
+      throw ProviderError(.invalidArgument, "upload \(t.id) has no base version")
+    }
+    guard DurableFile.exists(staged.url) else {
+      throw ProviderError(.noSuchItem, "the staged copy of upload \(t.id) is gone; nothing can be sent")
+    }
+    let indexed = try index.item(domain: t.domain, identifier: t.identifier)
+    do throws(ProviderError) {
+      let template: ItemTemplate
+      if let indexed { template = ItemTemplate(indexed.item()) } else {
+        template = ItemTemplate(try await provider.item(for: t.identifier))
+      }
+      let item = try await provider.modifyItem(template, baseVersion: base, changedFields: .contents, contents: staged.url)
+      if let conflict = item.uploadingError, conflict.code == .localVersionConflictingWithServer {
+        return try await keptAsCopy(t, item, copy: conflict.existingItem, staged, provider: provider)
+      }
+      guard Self.holds(item, staged) else {
+        try index.updateTransfer(t.id, at: clock()) { $0.baseVersion = item.version }
+        throw ProviderError(
+          .ioError, "the server stored other bytes than were sent for \(item.filename.displayString); sending them again")
+      }
+      try await finishModify(t, item, staged, base: base)
+      return item
+    } catch where error.code == .noSuchItem {
+      // Deleted on the server while it had edits here: the edits win over the delete (I3) and
+      // become a new item where it was.
+      try convertToCopy(t, parent: indexed?.parentIdentifier ?? .root, name: indexed?.name ?? ItemName("Recovered file"))
+    } catch where error.code == .cannotSynchronize {
+      // A provider that refuses a stale base without keeping our bytes: keep them beside it.
+      guard let current = try? await provider.item(for: t.identifier), current.version.content != base.content else {
+        throw error
+      }
+      try convertToCopy(t, parent: current.parentIdentifier, name: ConflictNames.conflictCopy(current.filename, at: clock()))
+    }
+    guard let converted = try index.transfer(id: t.id) else { throw ProviderError.noSuchItem("transfer \(t.id)") }
+    return try await performCreate(converted, staged, provider: provider)
+  }
+
+  /// Turns a content upload into the creation of a new item holding the same bytes.
+  nonisolated func convertToCopy(_ t: Transfer, parent: ItemIdentifier, name: ItemName) throws(ProviderError) {
+    try index.updateTransfer(t.id, at: clock()) { row in
+      row.parentIdentifier = parent
+      row.name = name
+      row.baseVersion = nil
+      row.resultIdentifier = nil
+    }
+  }
+
+  /// An accepted upload: one transaction moves the item, its content record and its later queued
+  /// edits to the new version. The content is clean only if the file still holds the bytes sent
+  /// (someone may have edited it again meanwhile: those edits stay dirty for the next upload).
+  nonisolated func finishModify(_ t: Transfer, _ item: Item, _ staged: ContentStore.Staged, base: ItemVersion) async throws(ProviderError) {
+    let file = store.fileURL(domain: t.domain, identifier: t.identifier)
+    let now = try? await BlockingWork.run { _ throws(ProviderError) in try DurableFile.digest(of: file) }
+    let stamp = DurableFile.stamp(of: file)
+    try index.finishUpload(t.id, item: item, domain: t.domain, base: base) { content in
+      content.version = item.version
+      content.size = staged.size
+      content.sha256 = staged.sha256
+      if now?.sha256 == staged.sha256, let stamp {
+        content.state = .clean
+        content.fileStamp = stamp
+      } else {
+        content.state = .dirty
+      }
+    }
+    store.discardStaged(staged.url)
+  }
+
+  /// The provider kept our bytes as a conflict copy and left the item as it was ("theirs" wins on
+  /// disk, as in Apple's sample): record the conflict and let the next open fetch theirs.
+  nonisolated func keptAsCopy(
+    _ t: Transfer, _ item: Item, copy: ItemIdentifier?, _ staged: ContentStore.Staged, provider: any Provider
+  ) async throws(ProviderError) -> Item {
+    try index.finishUpload(t.id, item: item, domain: t.domain, base: nil)
+    if let copy {
+      if let copyItem = try? await provider.item(for: copy) {
+        try index.upsert([copyItem], domain: t.domain, insertNew: true)
+      }
+      let conflict = SyncConflict(
+        domain: t.domain, original: t.identifier, copy: copy, reason: .staleBase, detected: clock())
+      try index.recordConflict(conflict)
+      events.send(.conflict(conflict))
+    }
+    try markTheirs(t.identifier, domain: t.domain, staged: staged)
+    store.discardStaged(staged.url)
+    return item
+  }
+
+  /// After a conflict the local file holds "mine", which is now safe in the copy: the content is
+  /// stale (the next open downloads theirs) — unless it was edited again since, when it stays
+  /// dirty and its next upload makes another copy rather than overwrite theirs.
+  nonisolated func markTheirs(_ identifier: ItemIdentifier, domain: DomainIdentifier, staged: ContentStore.Staged) throws(ProviderError) {
+    guard let local = try store.localFile(domain: domain, identifier: identifier) else { return }
+    let current = try? DurableFile.digest(of: local.url)
+    guard current?.sha256 == staged.sha256 else { return }
+    try index.updateContent(domain: domain, identifier: identifier) { c in
+      c.state = .stale
+      c.sha256 = staged.sha256
+      c.fileStamp = DurableFile.stamp(of: local.url) ?? c.fileStamp
+    }
+  }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import ProviderAPI
+import Testing
+import WorkingSetIndex
+
+@testable import ProviderCore
+@testable import TestSupport
+
+/// The content store: staging, verified downloads, clean failures and cancellation, item keys.
+@Suite struct ContentStoreTests {
+  @Test func stagingCopiesFsyncsAndPublishesBeforeAnythingIsJournaled() async throws {
+    let f = try SyncFixture()
+    let source = try f.source("a.txt", "hello")
+    let staged = try await f.store.stage(source, domain: SyncFixture.cloud)
+    #expect(staged.size == 5)
+    #expect(staged.sha256 == "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824")
+    #expect(try Data(contentsOf: staged.url) == Data("hello".utf8))
+    #expect(f.storeFiles().staged == [staged.url.lastPathComponent])
+    #expect(f.storeFiles().temporary.isEmpty)
+    // The source can change or go: the snapshot is what will be sent.
+    try FileManager.default.removeItem(at: source)
+    #expect(try Data(contentsOf: staged.url) == Data("hello".utf8))
+    #expect(try f.index.pendingTransfers().isEmpty)
+  }
+
+  @Test func putSaysQueuedOnlyOnceTheJournalRowAndTheStagedBytesExist() async throws {
+    let f = try SyncFixture()
+    let recorder = await SyncEventRecorder.follow(f.engine.events)
+    let folder = await f.memory.add(ItemName("Docs"), folder: true)
+    let ids = try await f.engine.put([try f.source("report.txt", "numbers")], into: folder, in: f.domain)
+    #expect(ids.count == 1)
+    // Before the queue ran: the row is durable (a fresh open of the index sees it) with the staged copy.
+    let reopened = try WorkingSetIndex.open(at: f.indexURL)
+    let row = try #require(try reopened.transfer(id: ids[0]))
+    #expect(row.isCreate && row.name == ItemName("src-report.txt") && row.parentIdentifier == folder.identifier)
+    let staged = URL(fileURLWithPath: try #require(row.stagedPath).lossyString)
+    #expect(try Data(contentsOf: staged) == Data("numbers".utf8))
+    #expect(row.sha256 == (try DurableFile.digest(of: staged)).sha256 && row.bytesTotal == 7)
+    await recorder.wait { $0.contains { if case .queued(let a) = $0 { return a.transferID == ids[0] } else { return false } } }
+    try reopened.close()
+  }
+
+  @Test func aDownloadIsVerifiedFsyncedRenamedAndRecorded() async throws {
+    let f = try SyncFixture()
+    let file = await f.memory.add(ItemName("notes.txt"), content: Data("abc".utf8))
+    let url = try await f.engine.materialize(file, in: f.domain)
+    #expect(url.deletingLastPathComponent() == f.store.folder(for: SyncFixture.cloud))
+    #expect(url.lastPathComponent == ContentStore.key(for: file.identifier))
+    #expect(try Data(contentsOf: url) == Data("abc".utf8))
+    let content = try #require(try f.index.content(domain: SyncFixture.cloud, identifier: file.identifier))
+    #expect(content.state == .clean && content.size == 3 && content.version == file.version)
+    #expect(try f.index.item(domain: SyncFixture.cloud, identifier: file.identifier)?.isMaterialized == true)
+    #expect(f.storeFiles().temporary.isEmpty)
+    #expect(try f.index.pendingTransfers().isEmpty)
+  }
+
+  @Test func aShortDownloadNeverBecomesVisible() async throws {
+    let f = try SyncFixture()
+    let file = await f.memory.add(ItemName("big.bin"), content: Data(repeating: 7, count: 1000))
+    f.provider.set { $0.truncateDownloads = true }
+    await #expect(throws: ProviderError.self) { _ = try await f.engine.materialize(file, in: f.domain) }
+    #expect(f.storeFiles().content.isEmpty)
+    #expect(f.storeFiles().temporary.isEmpty)
+    #expect(try f.index.content(domain: SyncFixture.cloud, identifier: file.identifier) == nil)
+    // Every attempt was made (transient), then the person waiting was told.
+    #expect(await f.memory.calls.filter { $0 == .fetch }.count == f.policy.attemptsPerDrain)
+  }
+
+  @Test func aHashThatDiffersNeverCommits() async throws {
+    let f = try SyncFixture()
+    let file = await f.memory.add(ItemName("a.txt"), content: Data("abc".utf8))
+    f.provider.set { $0.statedHash = String(repeating: "0", count: 64) }
+    let error = await #expect(throws: ProviderError.self) { _ = try await f.engine.materialize(file, in: f.domain) }
+    #expect(error?.message.contains("corrupted on transfer") == true)
+    #expect(f.storeFiles().content.isEmpty && f.storeFiles().temporary.isEmpty)
+    // The right hash passes.
+    f.provider.set { $0.statedHash = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad" }
+    let url = try await f.engine.materialize(file, in: f.domain)
+    #expect(try Data(contentsOf: url) == Data("abc".utf8))
+  }
+
+  @Test func aCancelledDownloadLeavesNoTemporaryFile() async throws {
+    let f = try SyncFixture()
+    let file = await f.memory.add(ItemName("slow.bin"), content: Data(repeating: 1, count: 10))
+    let gate = Gate()
+    await f.memory.setHook { call throws(ProviderError) in if call == .fetch { await gate.pass() } }
+    let task = Task { try await f.store.download(file.identifier, domain: SyncFixture.cloud, provider: f.provider) }
+    await gate.waitForArrivals(1)
+    #expect(f.storeFiles().temporary.count == 1)
+    task.cancel()
+    await gate.open()
+    await #expect(throws: ProviderError.self) { _ = try await task.value }
+    #expect(f.storeFiles().temporary.isEmpty && f.storeFiles().content.isEmpty)
+    #expect(try f.index.content(domain: SyncFixture.cloud, identifier: file.identifier) == nil)
+  }
+
+  /// Identifiers are data from a server: whatever they hold, the file stays in the domain folder.
+  @Test(arguments: ["../../etc/passwd", "/abs", "a/b", "\u{1B}]0;x\u{7}", String(repeating: "x", count: 400), ""])
+  func itemKeysNeverLeaveTheDomainFolder(_ raw: String) throws {
+    let f = try SyncFixture()
+    let url = f.store.fileURL(domain: SyncFixture.cloud, identifier: ItemIdentifier(raw))
+    #expect(url.deletingLastPathComponent() == f.store.folder(for: SyncFixture.cloud))
+    #expect(url.lastPathComponent.utf8.count == 64)
+    #expect(url.lastPathComponent.allSatisfy { $0.isHexDigit })
+  }
+
+  @Test func domainFoldersNeverNameTheContentFolderOrItsParent() throws {
+    let f = try SyncFixture()
+    for name in [".", "..", ".hidden"] {
+      let folder = f.store.folder(for: DomainIdentifier(unchecked: name))
+      #expect(folder.deletingLastPathComponent().standardized == f.contentRoot.standardized)
+      #expect(!folder.lastPathComponent.hasPrefix("."))
+    }
+  }
+
+  @Test func leftoversOfDeadProcessesAreRemovedAndLiveOnesKept() async throws {
+    let f = try SyncFixture()
+    let folder = f.store.folder(for: SyncFixture.cloud)
+    try DurableFile.makeFolder(folder)
+    let dead = try SyncFixture.deadPID()
+    let deadTemp = folder.appendingPathComponent(".tmp-\(dead)-abc")
+    let liveTemp = folder.appendingPathComponent(".tmp-\(getpid())-abc")
+    try Data("x".utf8).write(to: deadTemp)
+    try Data("x".utf8).write(to: liveTemp)
+    let orphan = try await f.store.stage(try f.source("o", "orphan"), domain: SyncFixture.cloud)
+    let kept = try await f.store.stage(try f.source("k", "kept"), domain: SyncFixture.cloud)
+    #expect(try f.store.removeLeftovers(keeping: [kept.url.path], grace: 0) == 2)
+    #expect(!FileManager.default.fileExists(atPath: deadTemp.path))
+    #expect(!FileManager.default.fileExists(atPath: orphan.url.path))
+    #expect(FileManager.default.fileExists(atPath: liveTemp.path))
+    #expect(FileManager.default.fileExists(atPath: kept.url.path))
+  }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import ProviderAPI
+import Testing
+import WorkingSetIndex
+
+@testable import ProviderCore
+@testable import TestSupport
+
+/// Opening, editing, and what happens when the server moved on meanwhile: never a lost byte.
+@Suite struct SyncConflictTests {
+  /// Opens the item (materialize for open), writes `text` into the local file as an editor would,
+  /// and returns as the opener does (notice edits).
+  @discardableResult
+  func edit(_ f: SyncFixture, _ item: Item, _ text: String) async throws -> Int64? {
+    let url = try await f.engine.materialize(item, in: f.domain, forOpen: true)
+    try Data(text.utf8).write(to: url)
+    return try await f.engine.noticeEdits(item, in: f.domain)
+  }
+
+  @Test func anEditIsUploadedWithItsBaseAndTheContentBecomesClean() async throws {
+    let f = try SyncFixture()
+    let item = await f.memory.add(ItemName("a.txt"), content: Data("v1".utf8))
+    #expect(try await edit(f, item, "v2") != nil)
+    #expect(try f.index.content(domain: SyncFixture.cloud, identifier: item.identifier)?.state == .dirty)
+    #expect(try f.index.pendingUploads(domain: SyncFixture.cloud, identifier: item.identifier).first?.baseVersion == item.version)
+    #expect(await f.queue.drain().succeeded)
+    #expect(await f.text(of: item.identifier) == "v2")
+    let content = try #require(try f.index.content(domain: SyncFixture.cloud, identifier: item.identifier))
+    #expect(content.state == .clean)
+    #expect(content.version == (try await f.memory.item(for: item.identifier)).version)
+    #expect(try f.index.conflicts().isEmpty)
+  }
+
+  @Test func openingWithoutChangesQueuesNothing() async throws {
+    let f = try SyncFixture()
+    let item = await f.memory.add(ItemName("a.txt"), content: Data("v1".utf8))
+    _ = try await f.engine.materialize(item, in: f.domain, forOpen: true)
+    #expect(try await f.engine.noticeEdits(item, in: f.domain) == nil)
+    // Saved unchanged (a new stamp, the same bytes): still nothing.
+    let url = try await f.engine.materialize(item, in: f.domain, forOpen: true)
+    try Data("v1".utf8).write(to: url)
+    #expect(try await f.engine.noticeEdits(item, in: f.domain) == nil)
+    #expect(try f.index.pendingTransfers().isEmpty)
+  }
+
+  /// Two edits before the first upload: both reach the server in order, the second based on the
+  /// first's result, so the person's own edits never conflict with each other.
+  @Test func successiveEditsAreRebasedNotConflicted() async throws {
+    let f = try SyncFixture()
+    let item = await f.memory.add(ItemName("a.txt"), content: Data("v1".utf8))
+    try await edit(f, item, "v2")
+    try await edit(f, item, "v3")
+    #expect(try f.index.pendingUploads(domain: SyncFixture.cloud, identifier: item.identifier).count == 2)
+    #expect(await f.queue.drain().succeeded)
+    #expect(await f.text(of: item.identifier) == "v3")
+    #expect(try await f.children().count == 1)
+    #expect(try f.index.content(domain: SyncFixture.cloud, identifier: item.identifier)?.state == .clean)
+  }
+
+  /// The provider refuses the stale base and keeps nothing (InMemoryProvider): the engine keeps
+  /// the local bytes as a new item beside the original.
+  @Test func aStaleBaseKeepsBothVersionsWhenTheProviderRefuses() async throws {
+    let f = try SyncFixture()
+    let recorder = await SyncEventRecorder.follow(f.engine.events)
+    let item = await f.memory.add(ItemName("plan.txt"), content: Data("base".utf8))
+    try await edit(f, item, "mine")
+    try await f.remoteEdit(item.identifier, "theirs")
+    #expect(await f.queue.drain().succeeded)
+    let children = try await f.children()
+    #expect(children.count == 2)
+    #expect(await f.text(of: item.identifier) == "theirs")
+    let copy = try #require(children.first { $0.identifier != item.identifier })
+    #expect(copy.filename.lossyString.hasPrefix("plan (conflict, ") && copy.filename.lossyString.hasSuffix(").txt"))
+    #expect(await f.text(of: copy.identifier) == "mine")
+    let conflict = try #require(try f.index.conflicts().first)
+    #expect(conflict.original == item.identifier && conflict.copy == copy.identifier && conflict.reason == .staleBase)
+    await recorder.wait { $0.contains(.conflict(conflict)) }
+    // The local file: stale, so the next open shows theirs.
+    #expect(try f.index.content(domain: SyncFixture.cloud, identifier: item.identifier)?.state == .stale)
+    let url = try await f.engine.materialize(try await f.memory.item(for: item.identifier), in: f.domain)
+    #expect(try String(contentsOf: url, encoding: .utf8) == "theirs")
+  }
+
+  /// The FolioServer way: the server keeps the stale upload as a copy and answers with the
+  /// original and `localVersionConflictingWithServer`.
+  @Test func aStaleBaseKeptByTheServerIsRecordedAsAConflict() async throws {
+    let f = try SyncFixture()
+    f.provider.set { $0.serverConflicts = true }
+    let item = await f.memory.add(ItemName("plan.txt"), content: Data("base".utf8))
+    try await edit(f, item, "mine")
+    try await f.remoteEdit(item.identifier, "theirs")
+    #expect(await f.queue.drain().succeeded)
+    let children = try await f.children()
+    #expect(children.count == 2)
+    let conflict = try #require(try f.index.conflicts().first)
+    #expect(await f.text(of: conflict.copy) == "mine")
+    #expect(await f.text(of: conflict.original) == "theirs")
+    #expect(await f.memory.calls.filter { $0 == .create }.count == 1)
+  }
+
+  /// Deleted on the server while edited here: the edits become a new item (I3, D9).
+  @Test func aRemoteDeleteOfAnEditedFileKeepsTheEdits() async throws {
+    let f = try SyncFixture()
+    let folder = await f.memory.add(ItemName("Docs"), folder: true)
+    let item = await f.memory.add(ItemName("draft.txt"), in: folder.identifier, content: Data("base".utf8))
+    _ = try await f.engine.syncChanges(of: SyncFixture.cloud)
+    try await edit(f, item, "my edits")
+    try await f.memory.deleteItem(item.identifier, baseVersion: nil, options: [])
+    let summary = try await f.engine.syncChanges(of: SyncFixture.cloud)
+    #expect(summary.deleted == 0)
+    #expect(try f.index.item(domain: SyncFixture.cloud, identifier: item.identifier) != nil)
+    #expect(await f.queue.drain().succeeded)
+    let recovered = try #require(try await f.children(of: folder.identifier).first)
+    #expect(recovered.filename == ItemName("draft.txt"))
+    #expect(await f.text(of: recovered.identifier) == "my edits")
+    #expect(try f.index.conflicts().first?.reason == .remoteDeletion)
+    #expect(try f.index.item(domain: SyncFixture.cloud, identifier: item.identifier) == nil)
+  }
+
+  @Test func resolvingKeepsMineTheirsOrBoth() async throws {
+    for choice in ConflictChoice.allCases {
+      let f = try SyncFixture()
+      let item = await f.memory.add(ItemName("plan.txt"), content: Data("base".utf8))
+      try await edit(f, item, "mine")
+      try await f.remoteEdit(item.identifier, "theirs")
+      #expect(await f.queue.drain().succeeded)
+      let conflict = try #require(try f.index.conflicts().first)
+      let kept = try await f.engine.resolve(conflict, choice)
+      #expect(try f.index.conflicts().isEmpty)
+      let live = try await f.children()
+      switch choice {
+      case .keepMine:
+        #expect(live.map(\.identifier) == [item.identifier])
+        #expect(await f.text(of: item.identifier) == "mine")
+        #expect(kept.identifier == item.identifier)
+      case .keepTheirs:
+        #expect(live.map(\.identifier) == [item.identifier])
+        #expect(await f.text(of: item.identifier) == "theirs")
+      case .keepBoth:
+        #expect(live.count == 2)
+      }
+      // Nothing is deleted forever: a dropped copy is in the trash.
+      if choice != .keepBoth { #expect(try await f.children(of: .trash).map(\.identifier) == [conflict.copy]) }
+    }
+  }
+}
