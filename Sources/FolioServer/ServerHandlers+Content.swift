@@ -105,10 +105,9 @@ extension ServerHandlers {
 
   /// `GET /v1/items/{id}/content`, whole or one `Range: bytes=…`.
   func download(_ request: Request, _ context: FolioRequestContext) async throws -> Response {
-    let user = try await user(request)
+    _ = try await user(request)
     let id = try id(context)
     let record = try await items.pool.read { db in try ItemRecord.live(db, id: id) }
-    _ = user
     guard !record.isFolder else { throw ServerError.invalid("\(id) is a folder") }
     if let asked = try QueryParameters(request.uri.query).int("version"), asked != record.contentVersion {
       throw ServerError(.versionNoLongerAvailable, "content revision \(asked) of \(id) is gone; it is \(record.contentVersion) now")
