@@ -55,8 +55,19 @@ public struct Screen: Sendable, Equatable {
     let x1 = min(width, x + w)
     let y1 = min(height, y + h)
     guard x0 < x1, y0 < y1 else { return }
-    for yy in y0..<y1 {
-      for xx in x0..<x1 { store(Cell(" ", role: role), x: xx, y: yy) }
+    let blank = Cell(" ", role: role)
+    cells.withUnsafeMutableBufferPointer { cells in
+      for yy in y0..<y1 {
+        let row = yy * width
+        // Only the edges can cut a wide character in half: blank its other half there.
+        if cells[row + x0].isContinuation, x0 > 0, cells[row + x0 - 1].width == 2 {
+          cells[row + x0 - 1] = Cell(" ", role: cells[row + x0 - 1].background ?? cells[row + x0 - 1].role)
+        }
+        if x1 < width, cells[row + x1].isContinuation {
+          cells[row + x1] = Cell(" ", role: cells[row + x1].background ?? cells[row + x1].role)
+        }
+        for xx in x0..<x1 { cells[row + xx] = blank }
+      }
     }
   }
 
