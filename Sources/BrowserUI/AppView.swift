@@ -99,11 +99,36 @@ public enum AppView {
 
 enum DateText {
   /// "2026-11-22 14:03" in the given time zone.
+  ///
+  /// Every row of every frame shows one: computed with the zone's offset at that instant and the
+  /// civil-from-days arithmetic (proleptic Gregorian), not a `Calendar` and `String(format:)` per
+  /// row, which cost more than the rest of a frame.
   static func listed(_ d: Date?, _ tz: TimeZone) -> String {
     guard let d else { return "-" }
-    var cal = Calendar(identifier: .gregorian)
-    cal.timeZone = tz
-    let c = cal.dateComponents([.year, .month, .day, .hour, .minute], from: d)
-    return String(format: "%04d-%02d-%02d %02d:%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0)
+    let seconds = d.timeIntervalSince1970
+    guard seconds.isFinite, abs(seconds) < 1e15 else { return "-" }
+    let local = Int64(seconds.rounded(.down)) + Int64(tz.secondsFromGMT(for: d))
+    var days = local / 86_400
+    var secondOfDay = local % 86_400
+    if secondOfDay < 0 {
+      secondOfDay += 86_400
+      days -= 1
+    }
+    // Howard Hinnant's civil_from_days.
+    let z = days + 719_468
+    let era = (z >= 0 ? z : z - 146_096) / 146_097
+    let doe = z - era * 146_097
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+    let mp = (5 * doy + 2) / 153
+    let day = doy - (153 * mp + 2) / 5 + 1
+    let month = mp < 10 ? mp + 3 : mp - 9
+    let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+    func pad(_ v: Int64, _ width: Int) -> String {
+      let digits = String(abs(v))
+      return (v < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+    return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + " " + pad(secondOfDay / 3_600, 2) + ":"
+      + pad(secondOfDay % 3_600 / 60, 2)
   }
 }

@@ -119,3 +119,23 @@ import Testing
     #expect(DisplayWidth.wrap("x", to: 0).isEmpty)
   }
 }
+
+@Suite struct DateTextTests {
+  /// The arithmetic gives what a Gregorian calendar in the same zone gives, DST included.
+  @Test(arguments: ["UTC", "Europe/Paris", "America/New_York", "Asia/Kolkata", "Australia/Lord_Howe"])
+  func listedDatesMatchTheCalendar(_ zone: String) throws {
+    let tz = try #require(TimeZone(identifier: zone))
+    var cal = Calendar(identifier: .gregorian)
+    cal.timeZone = tz
+    var rng = SystemRandomNumberGenerator()
+    var dates = [0, 951_782_400, 1_711_846_800, 1_730_595_600, -86_401].map { Date(timeIntervalSince1970: TimeInterval($0)) }
+    for _ in 0..<300 { dates.append(Date(timeIntervalSince1970: TimeInterval(Int.random(in: 0..<4_102_444_800, using: &rng)))) }
+    for d in dates {
+      let c = cal.dateComponents([.year, .month, .day, .hour, .minute], from: d)
+      let expected = String(
+        format: "%04d-%02d-%02d %02d:%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0)
+      #expect(DateText.listed(d, tz) == expected, "\(d.timeIntervalSince1970) in \(zone)")
+    }
+    #expect(DateText.listed(nil, tz) == "-")
+  }
+}
