@@ -11,23 +11,35 @@ public struct AppServices: Sendable {
   public let index: WorkingSetIndex
   public let actions: ActionRunner
   public let openers: OpenerResolver
+  /// The sync engine of the remote locations (nil when there are none): opening, downloads,
+  /// uploads of edits, pins, conflicts, and the events behind the badges.
+  public let sync: SyncEngine?
+  /// What only the composition root knows about remote locations.
+  public let remote: RemoteHooks
 
-  public init(registry: DomainRegistry, items: ItemService, index: WorkingSetIndex, actions: ActionRunner, openers: OpenerResolver) {
+  public init(
+    registry: DomainRegistry, items: ItemService, index: WorkingSetIndex, actions: ActionRunner, openers: OpenerResolver,
+    sync: SyncEngine? = nil, remote: RemoteHooks = .none
+  ) {
     self.registry = registry
     self.items = items
     self.index = index
     self.actions = actions
     self.openers = openers
+    self.sync = sync
+    self.remote = remote
   }
 }
 
 extension AppServices {
-  /// Each domain as the sidebar lists it under Locations.
+  /// Each domain as the sidebar lists it under Locations; a remote one shows its state once its
+  /// first status check answers.
   public func locationEntries() -> [LocationEntry] {
     registry.domains.map { d in
       LocationEntry(
         domain: d.identifier, name: d.displayName,
-        root: FolderLocation(domain: d.identifier, identifier: .root, path: d.localRoot ?? .root, name: d.displayName))
+        root: FolderLocation(domain: d.identifier, identifier: .root, path: d.localRoot ?? .root, name: d.displayName),
+        isRemote: !d.isLocal)
     }
   }
 

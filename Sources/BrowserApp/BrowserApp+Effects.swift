@@ -18,7 +18,12 @@ extension BrowserApp {
         case .progress(_, let p): self.send(.loadProgress(ticket: ui, p))
         case .page(_, let offset, let items, let total, let complete):
           let domain = self.domainOfTicket[ui] ?? .local
-          let annotated = await Task.detached { services.items.annotate(items, domain: domain) }.value
+          let remote = services.registry.domain(domain).map { !$0.isLocal } ?? false
+          let annotated = await Task.detached { () -> [Item] in
+            let known = services.items.annotate(items, domain: domain)
+            guard remote, let engine = services.sync else { return known }
+            return RemoteAnnotation.annotate(known, domain: domain, engine: engine)
+          }.value
           self.send(.pageLoaded(ticket: ui, offset: offset, items: annotated, total: total, isComplete: complete))
         case .restarted: self.send(.loadRestarted(ticket: ui))
         case .containerChanged: self.send(.folderChanged(ticket: ui))
@@ -73,8 +78,13 @@ extension BrowserApp {
   }
 
   /// Opens a file: suspends the terminal, runs the opener with an argv, resumes, records the use.
+  /// A remote file is downloaded first and its copy opened (`openRemote`).
   func openItem(_ item: Item, domain domainID: DomainIdentifier, argv given: [[UInt8]]? = nil) {
     guard let domain = services.registry.domain(domainID) else { return }
+    guard domain.isLocal else {
+      openRemote(item, in: domain)
+      return
+    }
     let argv: [[UInt8]]
     if let given {
       argv = given
@@ -174,7 +184,11 @@ extension BrowserApp {
     case .enumerateFolders(let ticket, let folder):
       enumerateFolders(ticket: ticket, folder: folder)
     case .openWith(let item, let program, let d):
-      openItem(item, domain: d, argv: [Array(program.utf8), Array("--".utf8), item.path.bytes])
+      if let domain = services.registry.domain(d), !domain.isLocal {
+        openRemote(item, in: domain, program: program)
+      } else {
+        openItem(item, domain: d, argv: [Array(program.utf8), Array("--".utf8), item.path.bytes])
+      }
     case .makeFolder(let name, let folder):
       background(retry: (folder.domain, effect)) { s throws(ProviderError) in
         let dom = try s.registry.require(folder.domain)
@@ -189,6 +203,10 @@ extension BrowserApp {
         return
       }
       guard let action = services.actions.action(named: id.rawValue, in: dom) else { return }
+      if case .user(let config) = action.source, !dom.isLocal {
+        runRemoteProgram(action, config, on: items, in: dom)
+        return
+      }
       let isUser: Bool = { if case .user = action.source { return true } else { return false } }()
       if isUser { terminal.suspend() }
       let runner = services.actions
@@ -204,6 +222,8 @@ extension BrowserApp {
           self.send(.operationFailed(error))
         }
       }
+    case .download, .removeDownload, .keepDownloaded, .retryTransfers, .resolveConflict, .checkLocations:
+      performRemote(effect)
     default:
       break
     }

@@ -30,6 +30,10 @@ public final class BrowserApp {
   var eventsTask: Task<Void, Never>?
   var backgroundJobs: Set<Int> = []
   var nextBackground = 0
+  /// The sync engine's listener and the remote locations' status checks (BrowserApp+Sync.swift).
+  var syncTasks: [Task<Void, Never>] = []
+  /// Locations whose transfer count is being read.
+  var countingDomains: Set<DomainIdentifier> = []
   /// Called with the new state after every action is reduced (tests check invariants that must
   /// hold at every step, not only at the moments they look).
   public var didReduce: (@MainActor (AppState) -> Void)?
@@ -62,6 +66,7 @@ public final class BrowserApp {
     state.width = size.width
     state.height = size.height
     startEnumerationEvents()
+    startSync()
     perform(state.start())
     var lastTick = Date()
     while running && !Task.isCancelled {
@@ -103,6 +108,7 @@ public final class BrowserApp {
     }
     recentsTask?.cancel()
     eventsTask?.cancel()
+    for t in syncTasks { t.cancel() }
     await enumerations.shutdown()
   }
 
@@ -163,19 +169,8 @@ public final class BrowserApp {
         let tags = try services.index.allTags()
         return .sidebarChanged(favorites: favorites, tags: tags)
       }
-    case .authenticate(let domainID, let user, let secret):
-      guard let domain = services.registry.domain(domainID) else { return }
-      let provider = domain.provider
-      Task.detached {
-        let action: Action
-        do throws(ProviderError) {
-          try await provider.authenticate(Credentials(user: user, secret: secret))
-          action = .authenticated(domainID)
-        } catch {
-          action = .authenticationFailed(domainID, error)
-        }
-        await MainActor.run { self.send(action) }
-      }
+    case .authenticate(let domainID, let user, let secret, let remember):
+      authenticate(domainID, user: user, secret: secret, remember: remember)
     case .openFavorite(let row):
       guard let domain = services.registry.domain(row.domain) else { return }
       Task {

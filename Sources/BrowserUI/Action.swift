@@ -25,4 +25,25 @@ public enum Action: Sendable {
   case foldersLoaded(ticket: UInt64, folders: [Item], isComplete: Bool)
   case foldersFailed(ticket: UInt64, ProviderError)
   case tick
+  // Remote locations: what the sync engine and the status checks report (AppState+Remote.swift).
+  /// A transfer of an item changed (nil: it is over or gone).
+  case transfer(ItemKey, TransferState?)
+  /// A transfer finished and was verified; `item` is the provider's item afterwards.
+  case transferFinished(ItemKey, TransferState.Direction, transferID: Int64, item: Item?)
+  /// A status check answered.
+  case locationStatus(DomainIdentifier, LocationStatus)
+  /// How many of a location's transfers are not done.
+  case locationSyncing(DomainIdentifier, Int)
+  /// A location's transfers wait on a condition a person can resolve (sign in, quota, network).
+  case locationThrottled(DomainIdentifier, ProviderError)
+  /// It was resolved: they run again.
+  case locationResumed(DomainIdentifier)
+  /// Remote changes reached the index: the visible folder of that location reloads.
+  case remoteItemsChanged(DomainIdentifier)
+  /// A domain's declared custom actions and decorations (a server sends them when it signs in).
+  case declarationsLoaded(DomainIdentifier, actions: [CustomActionEntry], decorations: [DecorationDeclaration])
+  /// A remote file is being downloaded to open it (nil: the opener has it, or it failed).
+  case opening(Opening?)
+  /// Something the sync engine wants a person to know (a conflict kept both versions).
+  case notice(StatusMessage)
 }

@@ -10,19 +10,27 @@ extension AppState {
         overlay = .auth(a)
         return []
       }
-      let name = sidebar.locations.first { $0.domain == domain }?.name ?? domain.rawValue
-      overlay = .auth(AuthPromptState(domain: domain, locationName: name, retry: retry, reason: TerminalText.escape(reason)))
+      let location = sidebar.locations.first { $0.domain == domain }
+      let name = location?.name ?? domain.rawValue
+      setStatus(.needsSignIn(reason), of: domain)
+      var prompt = AuthPromptState(
+        domain: domain, locationName: name, retry: retry, reason: TerminalText.escape(reason), user: location?.userName,
+        hint: location?.signInHint.map(TerminalText.escape))
+      prompt.canRemember = location?.isRemote ?? false
+      prompt.remember = prompt.canRemember
+      overlay = .auth(prompt)
       return []
     case .authenticated(let domain):
       guard case .auth(let a) = overlay, a.domain == domain else { return [] }
       overlay = nil
-      message = StatusMessage("Signed in to \(a.locationName)")
+      message = StatusMessage("Signed in to \(a.locationName)" + (a.remember && a.canRemember ? " (password remembered)" : ""))
+      setStatus(.online, of: domain)
       // The throttled work resumes by itself.
       var effects: [Effect] = []
       for e in a.retry {
         if case .enumerate = e { effects += reload(keeping: currentItem?.identifier) } else { effects.append(e) }
       }
-      return effects + [.refreshSidebar]
+      return effects + [.refreshSidebar] + (isRemote(domain) ? [.checkLocations([domain])] : [])
     case .authenticationFailed(let domain, let error):
       guard case .auth(var a) = overlay, a.domain == domain else { return [] }
       a.isSigningIn = false
@@ -43,8 +51,14 @@ extension AppState {
       overlay = nil
       message = StatusMessage("Not signed in to \(a.locationName)", isError: true)
       return []
-    case .tab, .backTab, .down, .up:
-      a.field = 1 - a.field
+    case .tab, .down:
+      let fields = a.canRemember ? 3 : 2
+      a.field = (a.field + 1) % fields
+    case .backTab, .up:
+      let fields = a.canRemember ? 3 : 2
+      a.field = (a.field + fields - 1) % fields
+    case .character(" ") where a.field == 2:
+      a.remember.toggle()
     case .enter:
       if a.field == 0 {
         a.field = 1
@@ -52,10 +66,12 @@ extension AppState {
         a.isSigningIn = true
         a.error = nil
         overlay = .auth(a)
-        return [.authenticate(a.domain, user: a.user.string, secret: a.secret.string)]
+        return [.authenticate(a.domain, user: a.user.string, secret: a.secret.string, remember: a.remember)]
+      } else {
+        a.field = 0
       }
     default:
-      if a.field == 0 { _ = a.user.apply(key) } else { _ = a.secret.apply(key) }
+      if a.field == 0 { _ = a.user.apply(key) } else if a.field == 1 { _ = a.secret.apply(key) }
     }
     overlay = .auth(a)
     return []

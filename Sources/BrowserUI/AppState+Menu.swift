@@ -26,6 +26,7 @@ extension AppState {
     let single = items.count == 1
     entries.append(MenuEntry("Open", key: "enter", .open))
     if single && !items[0].isFolder { entries.append(MenuEntry("Open With…", key: "o", .openWith)) }
+    entries += remoteMenuEntries(items, domain: domain)
     if single { entries.append(MenuEntry("Info", key: "i", .info)) }
     if single { entries.append(MenuEntry("Rename…", key: "r", .rename)) }
     entries.append(MenuEntry("Move To…", key: "M", .moveTo))
@@ -55,7 +56,7 @@ extension AppState {
       return items.filter { !$0.isFolder }.map { .open($0, d) }
     case .info:
       guard let item = items.first else { return [] }
-      overlay = .info(item, location: sidebar.locations.first { $0.domain == d }?.name ?? d.rawValue)
+      overlay = .info(item, location: sidebar.locations.first { $0.domain == d }?.name ?? d.rawValue, domain: d)
       return []
     case .rename:
       guard let item = items.first, items.count == 1 else { return [] }
@@ -96,6 +97,8 @@ extension AppState {
       return []
     case .custom(let id):
       return [.runAction(id, items, d)]
+    case .download, .removeDownload, .keepDownloaded, .retry, .resolveConflict, .resolve:
+      return remoteMenuCommand(command, items: items, domain: d)
     }
   }
 

@@ -6,7 +6,8 @@ extension AppState {
 
   /// Starts the app: the first enumeration, Recents and the sidebar.
   public mutating func start() -> [Effect] {
-    enumerateCurrent() + [.loadRecents(tag: nil), .refreshSidebar]
+    let remote = sidebar.locations.filter(\.isRemote).map(\.domain)
+    return enumerateCurrent() + [.loadRecents(tag: nil), .refreshSidebar] + (remote.isEmpty ? [] : [.checkLocations(remote)])
   }
 
   /// The reducer: applies an action and returns the effects to perform. Pure: no I/O here.
@@ -111,6 +112,9 @@ extension AppState {
       return reduceAuthentication(action)
     case .foldersLoaded, .foldersFailed:
       return reduceFolderPicker(action)
+    case .transfer, .transferFinished, .locationStatus, .locationSyncing, .locationThrottled, .locationResumed,
+      .remoteItemsChanged, .declarationsLoaded, .opening, .notice:
+      return reduceRemote(action)
     }
   }
 

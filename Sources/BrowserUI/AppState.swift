@@ -12,14 +12,31 @@ public struct LocationEntry: Sendable, Equatable {
   public var domain: DomainIdentifier
   public var name: String
   public var root: FolderLocation
-  /// "online", "offline", "needs sign-in", … (local domains are always available).
+  /// "online", "offline", "needs sign-in", … (local domains are always available). For a remote
+  /// location the reducer writes it from `status` and `syncing`.
   public var state: String?
+  /// A location whose files live on a server: opened through the sync engine, with its state.
+  public var isRemote: Bool
+  /// The last known state of a remote location (nil: local, or not known).
+  public var status: LocationStatus?
+  /// Its transfers not done yet (queued, running or waiting).
+  public var syncing = 0
+  /// The user the location signs in as (prefilled in the sign-in prompt).
+  public var userName: String?
+  /// A line the sign-in prompt shows (`folio demo` prints its password there).
+  public var signInHint: String?
 
-  public init(domain: DomainIdentifier, name: String, root: FolderLocation, state: String? = nil) {
+  public init(
+    domain: DomainIdentifier, name: String, root: FolderLocation, state: String? = nil, isRemote: Bool = false,
+    userName: String? = nil, signInHint: String? = nil
+  ) {
     self.domain = domain
     self.name = name
     self.root = root
     self.state = state
+    self.isRemote = isRemote
+    self.userName = userName
+    self.signInHint = signInHint
   }
 }
 
@@ -191,6 +208,13 @@ public struct AppState: Sendable, Equatable {
   public var spinnerPhase = 0
   /// Dates are shown in this zone (tests fix it).
   public var timeZone = TimeZone.current
+  /// Transfers of remote items, live from the sync engine (the `↓ 42%` badges). Kept beside the
+  /// items, not in them: the list's pages are the provider's answers, the percent moves on.
+  public var transfers: [ItemKey: TransferState] = [:]
+  /// Each remote domain's declared decorations (Locked, Shared by …), made safe to draw.
+  public var decorations: [DomainIdentifier: [DecorationStyle]] = [:]
+  /// A remote file being made available to open (downloaded first): the status line says so.
+  public var opening: Opening?
 
   public init(width: Int, height: Int, start: FolderLocation, locations: [LocationEntry]) {
     self.width = width
@@ -201,6 +225,16 @@ public struct AppState: Sendable, Equatable {
 
   /// Columns of the sidebar (0 when collapsed on narrow terminals).
   public var sidebarWidth: Int { width >= 80 ? min(26, width / 4) : 0 }
+}
+
+/// A remote file on its way to its opener: downloaded first when it is not here.
+public struct Opening: Sendable, Equatable {
+  public var key: ItemKey
+  public var name: String
+  public init(key: ItemKey, name: String) {
+    self.key = key
+    self.name = name
+  }
 }
 
 public struct StatusMessage: Sendable, Equatable {

@@ -74,7 +74,15 @@ public enum AppView {
     }
     if s.ascii { left = left.replacingOccurrences(of: "…", with: "...") }
     let used = screen.put(" " + left, x: 0, y: y, role: .status, ascii: s.ascii)
-    if let m = s.message {
+    var message = s.message
+    if message == nil, let o = s.opening {
+      // A remote file on its way to its opener: the download's percent, live.
+      let t = s.transfers[o.key]
+      let text = t?.direction == .download
+        ? "Downloading \(o.name)…" + (t?.percent.map { " \($0)%" } ?? "") : "Opening \(o.name)…"
+      message = StatusMessage(text)
+    }
+    if let m = message {
       let room = s.width - used - 3
       if room > 4 {
         let text = DisplayWidth.truncate(m.text, to: room, ellipsis: g.ellipsis)
@@ -130,5 +138,13 @@ enum DateText {
     }
     return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + " " + pad(secondOfDay / 3_600, 2) + ":"
       + pad(secondOfDay % 3_600 / 60, 2)
+  }
+
+  /// "14:03:07" in the given time zone (a retry today).
+  static func time(_ d: Date, _ tz: TimeZone) -> String {
+    var cal = Calendar(identifier: .gregorian)
+    cal.timeZone = tz
+    let c = cal.dateComponents([.hour, .minute, .second], from: d)
+    return String(format: "%02d:%02d:%02d", c.hour ?? 0, c.minute ?? 0, c.second ?? 0)
   }
 }

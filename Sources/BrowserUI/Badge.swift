@@ -5,9 +5,22 @@ import ProviderAPI
 public enum Badge: Sendable, Equatable {
   case none, notDownloaded, downloading, uploading, queued, error, conflict, pinned, excluded
 
+  /// The badge of an item with its live transfer: a transfer under way, waiting or stopped says
+  /// more than the item's flags from the page it came in.
+  public static func of(_ item: Item, transfer: TransferState?) -> Badge {
+    guard let t = transfer else { return of(item) }
+    switch t.phase {
+    case .running: return t.direction == .download ? .downloading : .uploading
+    case .queued, .retrying: return .queued
+    case .throttled, .failed: return .error
+    }
+  }
+
   public static func of(_ item: Item) -> Badge {
     // File Provider reports an item kept out of sync as an upload error with this code.
     if item.uploadingError?.code == .excludedFromSync { return .excluded }
+    // An upload the server kept as a conflict copy: both versions exist, nothing failed.
+    if item.uploadingError?.code == .localVersionConflictingWithServer { return .conflict }
     if item.uploadingError != nil || item.downloadingError != nil { return .error }
     if item.decorations.contains(DecorationIdentifier("conflict")) { return .conflict }
     if item.isUploading { return .uploading }

@@ -73,6 +73,20 @@ enum BrowseView {
     }
   }
 
+  /// What follows a name: the transfer's percent (`42%` after the `↓` badge), the provider's
+  /// decorations (Locked, Shared by …), the favorite star, tag dots and the shared mark.
+  static func marks(_ item: Item, transfer: TransferState?, badge: Badge, _ s: AppState, _ g: Glyphs) -> [(String, StyleRole)] {
+    var marks: [(String, StyleRole)] = []
+    let decorations = item.decorations.isEmpty ? [] : DecorationStyle.shown(for: item, from: s.decorations[s.browse.location.domain] ?? [])
+    for d in decorations { marks.append((d.glyph(ascii: s.ascii), d.category == .sharing ? .badgeShared : .badgeDecoration)) }
+    if item.isFavorite { marks.append((g.favorite, .badgeFavorite)) }
+    for t in item.tags.prefix(4) { marks.append((g.tagDot, Badge.tagRole(t))) }
+    if item.isShared && !decorations.contains(where: { $0.category == .sharing }) { marks.append((g.shared, .badgeShared)) }
+    // The percent first, a space between it and the marks.
+    if let p = transfer?.percent { marks.insert(contentsOf: [("\(p)%", badge.role)] + (marks.isEmpty ? [] : [(" ", badge.role)]), at: 0) }
+    return marks
+  }
+
   static func isTrash(_ b: BrowseState) -> Bool {
     if case .trash = b.location { return true }
     return false
@@ -84,22 +98,19 @@ enum BrowseView {
     base: StyleRole, selected: Bool, marked: Bool, trash: Bool
   ) {
     if marked { screen.put(g.marked, x: x, y: y, role: base, ascii: s.ascii) }
-    let badge = Badge.of(item)
+    let transfer = s.transfer(of: item, in: s.browse.location.domain)
+    let badge = Badge.of(item, transfer: transfer)
     // Badges and marks keep their colors on the row's background, selected or not.
     screen.put(badge.glyph(g), x: x + 1, y: y, role: badge == .none ? base : badge.role, background: base, ascii: s.ascii)
     var name = item.filename.displayString + (item.isFolder ? g.folderSuffix : "")
     if trash, let o = item.originalPath { name += "  " + o.parent.displayString }
-    var marks: [(String, StyleRole)] = []
-    if item.isFavorite { marks.append((g.favorite, .badgeFavorite)) }
-    for t in item.tags.prefix(4) { marks.append((g.tagDot, Badge.tagRole(t))) }
-    if item.isShared { marks.append((g.shared, .badgeShared)) }
-    let marksWidth = marks.isEmpty ? 0 : marks.count + 1
+    let marks = self.marks(item, transfer: transfer, badge: badge, s, g)
+    let marksWidth = marks.isEmpty ? 0 : marks.reduce(0) { $0 + DisplayWidth.width(of: $1.0) } + 1
     let nameRole: StyleRole = selected || marked ? base : (item.isFolder ? .listFolder : .listRow)
     let used = screen.put(name, x: x + 3, y: y, maxWidth: max(1, c.name - marksWidth - 1), role: nameRole, ascii: s.ascii)
     var mx = x + 3 + used + 1
-    for (glyph, role) in marks {
-      screen.put(glyph, x: mx, y: y, role: role, background: base, ascii: s.ascii)
-      mx += 1
+    for (glyph, role) in marks where mx < x + 3 + c.name {
+      mx += screen.put(glyph, x: mx, y: y, maxWidth: x + 3 + c.name - mx, role: role, background: base, ascii: s.ascii)
     }
     var cx = x + 3 + c.name
     if c.size > 0 {

@@ -20,10 +20,25 @@ public enum Effect: Sendable, Equatable {
   case loadRecents(tag: String?)
   case search(String)
   case refreshSidebar
-  case authenticate(DomainIdentifier, user: String, secret: String)
+  /// Sign in; `remember` saves the secret in the credentials file once it is accepted.
+  case authenticate(DomainIdentifier, user: String, secret: String, remember: Bool)
   /// List the folders of a folder for the Move To picker (folders first, so the app stops at the first file).
   case enumerateFolders(ticket: UInt64, FolderLocation)
   case move([Item], to: FolderLocation, DomainIdentifier)
   case openWith(Item, program: String, DomainIdentifier)
   case quit
+  // Remote items (the sync engine).
+  /// Download now (materialize), without opening.
+  case download([Item], DomainIdentifier)
+  /// Remove the downloaded content, leaving the items in the cloud.
+  case removeDownload([Item], DomainIdentifier)
+  /// Pin ("Keep Downloaded") or unpin.
+  case keepDownloaded([Item], Bool, DomainIdentifier)
+  /// Try the items' failed or waiting transfers again now.
+  case retryTransfers([Item], DomainIdentifier)
+  /// Resolve the conflict `item` is part of; `copy` is the conflict copy when the item is the
+  /// original and its copy was found next to it.
+  case resolveConflict(Item, copy: ItemIdentifier?, ConflictResolution, DomainIdentifier)
+  /// Ask the remote locations how they are (the sidebar's states).
+  case checkLocations([DomainIdentifier])
 }

@@ -6,6 +6,11 @@ public enum MenuCommand: Sendable, Equatable {
   case restore, deleteNow, emptyTrash
   case newFolder
   case custom(ActionIdentifier)
+  // Remote items.
+  case download, removeDownload, keepDownloaded(Bool), retry
+  /// Opens the choice of "Resolve Conflict…".
+  case resolveConflict
+  case resolve(ConflictResolution, copy: ItemIdentifier?)
 }
 
 public struct MenuEntry: Sendable, Equatable {
@@ -176,19 +181,33 @@ public struct AuthPromptState: Sendable, Equatable {
   public var locationName: String
   public var user: LineEditor
   public var secret: LineEditor
-  /// 0: user name, 1: password.
+  /// 0: user name, 1: password, 2: "remember".
   public var field = 0
   public var error: String?
   public var retry: [Effect]
   public var isSigningIn = false
+  /// Save the password in the credentials file once the server accepts it (on by default: a
+  /// person who signs in expects not to be asked again at the next start).
+  public var remember = true
+  /// A line from the location (`folio demo` shows its password here).
+  public var hint: String?
+  /// Whether the secret can be kept for the next start (a remote location's credentials file);
+  /// without it there is no "remember" row.
+  public var canRemember = false
 
-  public init(domain: DomainIdentifier, locationName: String, retry: [Effect], reason: String?) {
+  public init(
+    domain: DomainIdentifier, locationName: String, retry: [Effect], reason: String?, user: String? = nil,
+    hint: String? = nil
+  ) {
     self.domain = domain
     self.locationName = locationName
-    user = LineEditor("")
+    self.user = LineEditor(user ?? "")
     secret = LineEditor("")
     self.retry = retry
     error = reason
+    self.hint = hint
+    // The user name is known from the configuration: the password is what is asked for.
+    if let user, !user.isEmpty { field = 1 }
   }
 }
 
@@ -212,7 +231,7 @@ public enum Overlay: Sendable, Equatable {
   case menu(MenuState)
   case prompt(PromptState)
   case confirm(ConfirmState)
-  case info(Item, location: String)
+  case info(Item, location: String, domain: DomainIdentifier? = nil)
   case tagPicker(TagPickerState)
   case sortPicker(cursor: Int)
   case help(top: Int)

@@ -7,8 +7,10 @@ enum OverlayView {
     case .folderPicker(let p):
       FolderPickerView.draw(p, s, g, &screen)
     case .auth(let a):
-      let w = min(s.width - 2, 52)
-      let h = fitted(height: a.error == nil ? 7 : 8, s)
+      let w = min(s.width - 2, a.canRemember || a.hint != nil ? 60 : 52)
+      // Rows: user, password, remember, then the keys, the location's hint and the error.
+      let extra = (a.hint == nil ? 0 : 1) + (a.error == nil ? 0 : 1) + (a.canRemember ? 1 : 0)
+      let h = fitted(height: 7 + extra, s)
       let (bx, by) = box(&screen, s, g, width: w, height: h, title: "Sign in to " + TerminalText.escape(a.locationName), role: .prompt)
       let field = w - 16
       for (i, label) in ["User", "Password"].enumerated() {
@@ -24,9 +26,26 @@ enum OverlayView {
           screen[bx + 13 + used, y] = Cell(" ", role: .menuSelected)
         }
       }
-      let hint = a.isSigningIn ? "signing in…" : "tab next field · enter sign in · esc cancel"
-      if 5 < h - 1 { screen.put(hint, x: bx + 2, y: by + 5, maxWidth: w - 4, role: .promptLabel, ascii: s.ascii) }
-      if let e = a.error, 6 < h - 1 { screen.put(e, x: bx + 2, y: by + 6, maxWidth: w - 4, role: .error, ascii: s.ascii) }
+      var line = 5
+      if a.canRemember, line < h - 1 {
+        // Saved only once the server accepts it, in the credentials file (mode 0600).
+        let box = a.remember ? "[x]" : "[ ]"
+        let used = screen.put(box, x: bx + 2, y: by + line, role: a.field == 2 && !a.isSigningIn ? .menuSelected : .promptLabel)
+        screen.put(
+          " Remember the password (credentials file)", x: bx + 2 + used, y: by + line, maxWidth: w - 4 - used,
+          role: .promptLabel, ascii: s.ascii)
+        line += 1
+      }
+      let keys =
+        a.isSigningIn
+        ? "signing in…" : "tab next field · " + (a.canRemember ? "space remember · " : "") + "enter sign in · esc cancel"
+      if line < h - 1 { screen.put(keys, x: bx + 2, y: by + line, maxWidth: w - 4, role: .promptLabel, ascii: s.ascii) }
+      line += 1
+      if let hint = a.hint, line < h - 1 {
+        screen.put(hint, x: bx + 2, y: by + line, maxWidth: w - 4, role: .promptLabel, ascii: s.ascii)
+        line += 1
+      }
+      if let e = a.error, line < h - 1 { screen.put(e, x: bx + 2, y: by + line, maxWidth: w - 4, role: .error, ascii: s.ascii) }
     case .menu(let m):
       let lines = m.entries.map { e -> (String, String?) in (e.title, e.key) }
       let w = min(s.width - 2, max(24, DisplayWidth.width(of: m.title) + 4, (lines.map { DisplayWidth.width(of: $0.0) + ($0.1?.count ?? 0) + 6 }.max() ?? 0)))
@@ -84,8 +103,8 @@ enum OverlayView {
       let (bx, by) = box(&screen, s, g, width: w, height: h, title: "Confirm", role: .prompt)
       screen.put(c.message, x: bx + 2, y: by + 1, maxWidth: w - 4, role: .prompt, ascii: s.ascii)
       if 2 < h - 1 { screen.put("enter/y \(c.confirmTitle) · esc/n Cancel", x: bx + 2, y: by + 2, maxWidth: w - 4, role: .promptLabel) }
-    case .info(let item, let location):
-      let rows = InfoRows.rows(item, location: location, s)
+    case .info(let item, let location, let domain):
+      let rows = InfoRows.rows(item, location: location, domain: domain, s)
       let w = min(s.width - 2, max(44, (rows.map { DisplayWidth.width(of: $0.1) }.max() ?? 0) + 18))
       let h = fitted(height: min(s.height - 2, rows.count + 3), s)
       let (bx, by) = box(&screen, s, g, width: w, height: h, title: "Info", role: .menu)
@@ -200,7 +219,7 @@ enum OverlayView {
 
 /// The fields Info shows: every field the item has.
 enum InfoRows {
-  static func rows(_ item: Item, location: String, _ s: AppState) -> [(String, String)] {
+  static func rows(_ item: Item, location: String, domain: DomainIdentifier? = nil, _ s: AppState) -> [(String, String)] {
     var r: [(String, String)] = [
       ("Name", item.filename.displayString),
       ("Kind", item.contentType.kindDescription),
@@ -217,8 +236,14 @@ enum InfoRows {
     if let d = item.trashedDate { r.append(("Deleted", DateText.listed(d, s.timeZone))) }
     if let t = item.symlinkTargetPath { r.append(("Points to", t.displayString)) }
     if let p = item.posixPermissions { r.append(("Permissions", String(p, radix: 8))) }
-    r.append(("Sync", syncText(item)))
-    if let e = item.uploadingError ?? item.downloadingError {
+    let transfer = domain.flatMap { s.transfer(of: item, in: $0) }
+    r.append(("Sync", transfer?.describe(s.timeZone) ?? syncText(item)))
+    if item.isShared, let owner = item.ownerName { r.append(("Owner", TerminalText.escape(owner))) }
+    if let d = domain, !item.decorations.isEmpty {
+      let labels = item.decorations.compactMap { id in s.decorations[d]?.first { $0.identifier == id }?.label(for: item) }
+      if !labels.isEmpty { r.append(("Marks", labels.joined(separator: ", "))) }
+    }
+    if let e = transfer?.error ?? item.uploadingError ?? item.downloadingError {
       r.append(("Last error", TerminalText.escape(e.message)))
       if let rec = e.recoverySuggestion { r.append(("Recovery", rec)) }
     }
@@ -236,7 +261,7 @@ enum InfoRows {
     case .queued: return "waiting to upload"
     case .error: return "error"
     case .conflict: return "conflict"
-    case .pinned: return "kept downloaded"
+    case .pinned: return item.isDownloaded ? "kept downloaded" : "kept downloaded (downloading)"
     case .excluded: return "not synced"
     }
   }

@@ -77,4 +77,14 @@ public struct PagedList: Sendable, Equatable {
   }
 
   public var loadedItems: [Item] { pages.keys.sorted().flatMap { pages[$0]! } }
+
+  /// Changes the loaded row holding `id` in place (a transfer finished: it is downloaded now),
+  /// when its page is here; an evicted page comes back from the provider with the news.
+  public mutating func update(_ id: ItemIdentifier, _ change: (inout Item) -> Void) {
+    for (p, items) in pages {
+      guard let i = items.firstIndex(where: { $0.identifier == id }) else { continue }
+      change(&pages[p]![i])
+      return
+    }
+  }
 }

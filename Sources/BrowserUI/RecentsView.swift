@@ -27,7 +27,7 @@ enum RecentsView {
       let selected = i == s.recents.cursor
       let base: StyleRole = selected ? .listSelected : .listRow
       screen.fill(x: x, y: y, width: width, height: 1, role: base)
-      let badge = Badge.of(r.item)
+      let badge = Badge.of(r.item, transfer: s.transfer(of: r.item, in: r.domain))
       screen.put(badge.glyph(g), x: x + 1, y: y, role: badge == .none ? base : badge.role, background: base, ascii: s.ascii)
       var name = r.item.filename.displayString + (r.item.isFolder ? g.folderSuffix : "")
       if r.isDeleted { name += " (deleted)" }

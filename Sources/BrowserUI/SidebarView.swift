@@ -19,7 +19,22 @@ enum SidebarView {
         let current = s.browse.location.domain == l.domain && isRoot(s, l)
         let r: StyleRole = selected ? .sidebarFocused : current ? .sidebarSelected : role
         screen.fill(x: 0, y: y, width: width, height: 1, role: r)
-        screen.put("  " + TerminalText.escape(l.name) + (l.state.map { " (\($0))" } ?? ""), x: 0, y: y, maxWidth: width, role: r, ascii: s.ascii)
+        if let status = l.status, let state = l.state {
+          // A remote location's state, in the error color when it needs a person; the name gives
+          // way to it on a narrow sidebar.
+          // The name keeps a few columns; the state gets the rest (cut with an ellipsis).
+          let name = "  " + TerminalText.escape(l.name)
+          let label = " (" + state + ")"
+          let nameRoom = max(min(DisplayWidth.width(of: name), 8), width - DisplayWidth.width(of: label))
+          let used = screen.put(name, x: 0, y: y, maxWidth: min(width, nameRoom), role: r, ascii: s.ascii)
+          if used < width {
+            screen.put(
+              label, x: used, y: y, maxWidth: width - used, role: status.isProblem ? .badgeError : r, background: r,
+              ascii: s.ascii)
+          }
+        } else {
+          screen.put("  " + TerminalText.escape(l.name) + (l.state.map { " (\($0))" } ?? ""), x: 0, y: y, maxWidth: width, role: r, ascii: s.ascii)
+        }
       case .favorite(let row):
         // The star and the dots keep their colors on the row's background, selected or not.
         screen.fill(x: 0, y: y, width: width, height: 1, role: role)

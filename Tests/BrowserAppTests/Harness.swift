@@ -48,6 +48,10 @@ final class Harness {
   let domain: Domain
   let services: AppServices
   let terminal: VirtualTerminal
+  /// The memory location has no local root: it is remote, so files open through the sync engine
+  /// (downloaded into `contentRoot`, then given to the opener), as a server's would.
+  let engine: SyncEngine
+  let contentRoot: URL
   private(set) var app: BrowserApp!
   private var runTask: Task<Void, Never>?
   /// True once `run()` returned.
@@ -57,20 +61,30 @@ final class Harness {
 
   init(
     provider: InMemoryProvider = InMemoryProvider(domain: .local), width: Int = 100, height: Int = 30,
-    openers: OpenerResolver = Harness.trueOpener
+    openers: OpenerResolver = Harness.trueOpener, remote: RemoteHooks = .none
   ) throws {
     self.provider = provider
     index = try WorkingSetIndex.inMemory()
     domain = Domain(identifier: .local, displayName: "Memory", provider: provider, localRoot: nil)
     let registry = DomainRegistry(local: domain)
+    contentRoot = FileManager.default.temporaryDirectory.appendingPathComponent("folio-harness-\(UUID().uuidString)")
+    engine = SyncEngine(registry: registry, index: index, contentRoot: contentRoot, cacheBudget: 1 << 30)
     services = AppServices(
       registry: registry, items: ItemService(registry: registry, index: index), index: index,
-      actions: ActionRunner(userActions: []), openers: openers)
+      actions: ActionRunner(userActions: []), openers: openers, sync: engine, remote: remote)
     terminal = VirtualTerminal(width: width, height: height)
   }
 
   /// A test that failed half way leaves no loop running behind it.
-  deinit { runTask?.cancel() }
+  deinit {
+    runTask?.cancel()
+    let engine = self.engine
+    let root = contentRoot
+    Task {
+      await engine.stop()
+      try? FileManager.default.removeItem(at: root)
+    }
+  }
 
   var state: AppState { app.state }
 
@@ -89,8 +103,11 @@ final class Harness {
       self.maxPagesHeld = max(self.maxPagesHeld, s.browse.list.pages.count)
     }
     let app = self.app!
+    let engine = self.engine
     runTask = Task { @MainActor [weak self] in
+      await engine.start()
       await app.run()
+      await engine.stop()
       self?.finished = true
     }
   }

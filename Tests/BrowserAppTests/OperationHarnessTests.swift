@@ -215,7 +215,7 @@ import WorkingSetIndex
     let p = InMemoryProvider(
       domain: .local,
       actions: [
-        ActionDeclaration(identifier: pin, name: "Keep Downloaded", activationRule: try ActivationRule(parsing: "isFolder == NO")),
+        ActionDeclaration(identifier: pin, name: "Pin for Offline", activationRule: try ActivationRule(parsing: "isFolder == NO")),
         ActionDeclaration(
           identifier: share, name: "Share Folder", activationRule: try ActivationRule(parsing: "count == 1 AND isFolder == YES")),
       ])
@@ -225,17 +225,17 @@ import WorkingSetIndex
     try await h.select("notes.txt")
     h.type(.character("m"))
     try await waitUntil("the menu") { h.menu != nil }
-    try await h.waitForScreen(containing: "Keep Downloaded")
+    try await h.waitForScreen(containing: "Pin for Offline")
     #expect(!h.screen.contains("Share Folder"))
     h.type(.escape)
     try await waitUntil("the menu closed") { h.state.overlay == nil }
 
-    try await h.chooseFromMenu("Keep Downloaded")
+    try await h.chooseFromMenu("Pin for Offline")
     try await waitUntil("the provider to perform the action") { await p.performedActions.count == 1 }
     let performed = await p.performedActions
     #expect(performed.first?.0 == pin)
     #expect(performed.first?.1 == [f.notes.identifier])
-    try await h.waitForScreen(containing: "Keep Downloaded done")
+    try await h.waitForScreen(containing: "Pin for Offline done")
     #expect(h.terminal.count(of: .suspend) == 0, "a provider action runs without giving the terminal away")
     try await h.quit()
   }

@@ -85,7 +85,7 @@ let corpus = Dictionary(uniqueKeysWithValues: Fixture.corpus.map { ($0.identifie
     s.select("plain")
     s.press(.character("m"), .down, .down)  // Info
     s.press(.enter)
-    #expect(s.overlay == .info(corpus["plain"]!, location: "This Computer"))
+    #expect(s.overlay == .info(corpus["plain"]!, location: "This Computer", domain: .local))
     s.press(.character("x"))
     #expect(s.overlay == nil, "any key closes Info")
 
@@ -107,7 +107,7 @@ let corpus = Dictionary(uniqueKeysWithValues: Fixture.corpus.map { ($0.identifie
     s.select("cjk")
     #expect(s.press(.character("f")) == [.setFavorite(corpus["cjk"]!, true, .local)])
     #expect(s.press(.character("i")).isEmpty)
-    #expect(s.overlay == .info(corpus["cjk"]!, location: "This Computer"))
+    #expect(s.overlay == .info(corpus["cjk"]!, location: "This Computer", domain: .local))
     s.press(.escape)
     s.press(.character("r"))
     #expect(s.prompt?.purpose == .rename(corpus["cjk"]!, .local))

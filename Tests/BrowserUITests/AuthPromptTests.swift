@@ -43,7 +43,7 @@ import Testing
     #expect(!screen.contains("s3cret"), "the password must be masked")
     #expect(screen.contains("••••••"))
     let effects = s.reduce(.key(.enter))
-    #expect(effects == [.authenticate(Self.remote, user: "ana", secret: "s3cret")])
+    #expect(effects == [.authenticate(Self.remote, user: "ana", secret: "s3cret", remember: false)])
 
     // A wrong password keeps the prompt, says why, and clears the secret.
     _ = s.reduce(.authenticationFailed(Self.remote, ProviderError(.notAuthenticated, "wrong user name or password")))

@@ -1,0 +1,155 @@
+import BrowserUI
+import Foundation
+import ProviderAPI
+import ProviderCore
+import WorkingSetIndex
+
+/// The sync engine, as the loop hears it: its events become Actions (the transfer map behind
+/// the badges, the locations' states, the sign-in prompt), and the locations are asked how they
+/// are — all in tasks, so the loop never waits on the network.
+extension BrowserApp {
+  /// How often the remote locations are asked how they are while nothing else asks.
+  static let statusInterval: Duration = .seconds(60)
+
+  /// Starts listening to the sync engine and checking the remote locations.
+  func startSync() {
+    let remote = services.registry.domains.filter { !$0.isLocal }.map(\.identifier)
+    guard !remote.isEmpty else { return }
+    if let engine = services.sync {
+      let stream = engine.events.stream()
+      syncTasks.append(
+        Task { [weak self] in
+          for await event in stream {
+            guard let self, !Task.isCancelled else { return }
+            self.receive(event)
+          }
+        })
+      // What the journal still holds from before (a quit with uploads pending, a crash): shown
+      // at once, before the queue says anything.
+      Task.detached {
+        for d in remote {
+          let pending = RemoteAnnotation.transfers(of: d, engine: engine)
+          let count = pending.filter { $0.1.phase != .failed }.count
+          await MainActor.run {
+            for (key, t) in pending { self.send(.transfer(key, t)) }
+            self.send(.locationSyncing(d, count))
+          }
+        }
+      }
+    }
+    syncTasks.append(
+      Task { [weak self] in
+        while !Task.isCancelled {
+          try? await Task.sleep(for: Self.statusInterval)
+          guard let self, !Task.isCancelled else { return }
+          self.checkLocations(remote)
+        }
+      })
+  }
+
+  /// One sync event → the actions it means for the UI.
+  func receive(_ event: SyncEvent) {
+    switch event {
+    case .queued(let a):
+      send(.transfer(Self.key(a), Self.state(a, .queued)))
+      countTransfers(a.domain)
+    case .progress(let a):
+      send(.transfer(Self.key(a), Self.state(a, .running)))
+    case .completed(let a, let item):
+      send(.transferFinished(Self.key(a), a.direction == .download ? .download : .upload, transferID: a.transferID, item: item))
+      countTransfers(a.domain)
+    case .retrying(let a, let error, let next):
+      send(.transfer(Self.key(a), Self.state(a, .retrying(at: next), error: error)))
+    case .throttled(let a, let error):
+      send(.transfer(Self.key(a), Self.state(a, .throttled, error: error)))
+    case .failed(let a, let error):
+      send(.transfer(Self.key(a), Self.state(a, .failed, error: error)))
+      countTransfers(a.domain)
+    case .domainThrottled(let d, let error):
+      send(.locationThrottled(d, error))
+    case .domainResumed(let d):
+      send(.locationResumed(d))
+    case .conflict(let c):
+      send(
+        .notice(
+          StatusMessage("Both versions were kept (a conflict copy next to the file): m, then Resolve Conflict…", isError: true)))
+      send(.remoteItemsChanged(c.domain))
+    case .itemsChanged(let d, _, _):
+      send(.remoteItemsChanged(d))
+    case .contentStale(let d, _):
+      send(.remoteItemsChanged(d))
+    case .syncFailed(let d, let error):
+      if let status = LocationStatus.implied(by: error) { send(.locationStatus(d, status)) }
+    }
+  }
+
+  static func key(_ a: TransferActivity) -> ItemKey { ItemKey(a.domain, a.identifier) }
+
+  static func state(_ a: TransferActivity, _ phase: TransferState.Phase, error: ProviderError? = nil) -> TransferState {
+    TransferState(
+      id: a.transferID, direction: a.direction == .download ? .download : .upload, phase: phase,
+      completedBytes: a.completedBytes, totalBytes: a.totalBytes, error: error, name: a.name?.displayString)
+  }
+
+  /// "syncing N" for a location, read from the journal off the loop. Several events in a row
+  /// cost one read: a count already on its way answers for them.
+  func countTransfers(_ d: DomainIdentifier) {
+    guard !countingDomains.contains(d) else { return }
+    countingDomains.insert(d)
+    let index = services.index
+    Task.detached {
+      try? await Task.sleep(for: .milliseconds(100))
+      let n = SyncEngine.syncingCount(d, index: index)
+      await MainActor.run {
+        self.countingDomains.remove(d)
+        self.send(.locationSyncing(d, n))
+      }
+    }
+  }
+
+  /// Asks each location how it is, side by side and off the loop; a location that signed in
+  /// sends its declarations (custom actions, decorations) along.
+  func checkLocations(_ domains: [DomainIdentifier]) {
+    let services = self.services
+    for id in domains {
+      guard let domain = services.registry.domain(id), !domain.isLocal else { continue }
+      Task.detached {
+        guard let status = await services.remote.status(id) else { return }
+        let actions = services.customActionEntries().filter { $0.domain == id }
+        let decorations = domain.provider.decorationDeclarations
+        await MainActor.run {
+          self.send(.locationStatus(id, status))
+          self.send(.declarationsLoaded(id, actions: actions, decorations: decorations))
+        }
+      }
+    }
+  }
+
+  /// Signs in with what the prompt was given; once accepted, the secret is saved when asked
+  /// (the credentials file), and the work the engine held for this location resumes by itself.
+  func authenticate(_ domainID: DomainIdentifier, user: String, secret: String, remember: Bool) {
+    guard let domain = services.registry.domain(domainID) else { return }
+    let services = self.services
+    Task.detached {
+      var actions: [Action] = []
+      do throws(ProviderError) {
+        try await domain.provider.authenticate(Credentials(user: user, secret: secret))
+        actions.append(.authenticated(domainID))
+        if remember, !domain.isLocal {
+          do throws(ProviderError) {
+            if let note = try services.remote.saveSecret(domainID, user, secret) {
+              actions.append(.notice(StatusMessage(note)))
+            }
+          } catch {
+            actions.append(.notice(StatusMessage("Signed in, but the password was not saved: " + error.message, isError: true)))
+          }
+        }
+        // Signing in resolves notAuthenticated: the transfers it held run again.
+        await services.sync?.queue.resolve(domain: domainID)
+      } catch {
+        actions.append(.authenticationFailed(domainID, error))
+      }
+      await MainActor.run { for a in actions { self.send(a) } }
+    }
+  }
+}

@@ -1,0 +1,178 @@
+import ProviderAPI
+
+/// Remote locations in the reducer: the live transfer map behind the badges, the locations'
+/// states in the sidebar, the sign-in prompt for work held by `notAuthenticated`, and the menu
+/// entries of remote items (Download, Remove Download, Keep Downloaded, Retry, Resolve Conflict…).
+extension AppState {
+  mutating func reduceRemote(_ action: Action) -> [Effect] {
+    switch action {
+    case .transfer(let key, let t):
+      let before = transfers[key]
+      transfers[key] = t
+      if let t, before?.phase != t.phase { announce(t, key) }
+      return []
+    case .transferFinished(let key, let direction, let id, let item):
+      if transfers[key] == nil || transfers[key]?.id == id { transfers[key] = nil }
+      if opening?.key == key, direction == .download { opening = nil }
+      // The row shows what is true now: the content is here (downloaded, or uploaded from here),
+      // and after an upload the server's item (its new version, or its conflict).
+      if browse.location.domain == key.domain {
+        browse.list.update(key.identifier) { row in
+          if let item { row = item }
+          row.isDownloaded = true
+          row.isMostRecentVersionDownloaded = true
+          row.isDownloading = false
+          row.isUploading = false
+          row.downloadingError = nil
+          if direction == .upload {
+            row.isUploaded = item?.isUploaded ?? true
+            row.uploadingError = item?.uploadingError
+          }
+        }
+      }
+      return []
+    case .locationStatus(let d, let status):
+      setStatus(status, of: d)
+      return []
+    case .locationSyncing(let d, let n):
+      guard let i = sidebar.locations.firstIndex(where: { $0.domain == d }) else { return [] }
+      sidebar.locations[i].syncing = n
+      sidebar.locations[i].state = sidebar.locations[i].status.map { $0.text(syncing: n) } ?? (n > 0 ? "syncing \(n)" : nil)
+      return []
+    case .locationThrottled(let d, let error):
+      if let status = LocationStatus.implied(by: error) { setStatus(status, of: d) }
+      if error.code == .notAuthenticated {
+        // The engine resumes the held work by itself once the sign-in succeeds: nothing to retry here.
+        return reduceAuthentication(.authenticationRequired(d, retry: [], reason: error.message))
+      }
+      message = StatusMessage(locationName(d) + ": " + Self.explained(error), isError: true)
+      return []
+    case .locationResumed(let d):
+      for (k, t) in transfers where k.domain == d && t.phase == .throttled {
+        transfers[k]?.phase = .queued
+        transfers[k]?.error = nil
+      }
+      return [.checkLocations([d])]
+    case .remoteItemsChanged(let d):
+      guard tab == .browse, browse.location.domain == d else { return [] }
+      return reload(keeping: currentItem?.identifier)
+    case .declarationsLoaded(let d, let actions, let declarations):
+      decorations[d] = declarations.map(DecorationStyle.init)
+      // The domain's own actions are replaced; the user's (any domain) stay.
+      let kept = customActions.filter { $0.domain != d }
+      var seen = Set(kept.map(\.identifier))
+      customActions = actions.filter { $0.domain == d && seen.insert($0.identifier).inserted } + kept
+      return []
+    case .opening(let o):
+      opening = o
+      return []
+    case .notice(let m):
+      message = m
+      return []
+    default:
+      return []
+    }
+  }
+
+  /// A message once a transfer stops on an error: the reason and what to do.
+  private mutating func announce(_ t: TransferState, _ key: ItemKey) {
+    guard t.phase == .failed || t.phase == .throttled, let error = t.error else { return }
+    // Signing in is asked by the prompt, which says why.
+    if error.code == .notAuthenticated { return }
+    let noun = t.direction == .download ? "Download" : "Upload"
+    let what = t.name.map { " of \($0)" } ?? ""
+    message = StatusMessage("\(noun)\(what) stopped: " + Self.explained(error), isError: true)
+  }
+
+  /// "message — what to do", sanitised.
+  static func explained(_ error: ProviderError) -> String {
+    TerminalText.escape(error.message) + (error.recoverySuggestion.map { " — " + $0 } ?? "")
+  }
+
+  func locationName(_ d: DomainIdentifier) -> String {
+    TerminalText.escape(sidebar.locations.first { $0.domain == d }?.name ?? d.rawValue)
+  }
+
+  func isRemote(_ d: DomainIdentifier) -> Bool { sidebar.locations.first { $0.domain == d }?.isRemote ?? false }
+
+  /// Sets a remote location's state and the text the sidebar shows; local ones have none.
+  mutating func setStatus(_ status: LocationStatus, of d: DomainIdentifier) {
+    guard let i = sidebar.locations.firstIndex(where: { $0.domain == d }), sidebar.locations[i].isRemote else { return }
+    sidebar.locations[i].status = status
+    sidebar.locations[i].state = status.text(syncing: sidebar.locations[i].syncing)
+  }
+
+  /// The transfer of an item of the Browse list, if any.
+  public func transfer(of item: Item, in domain: DomainIdentifier) -> TransferState? {
+    transfers.isEmpty ? nil : transfers[ItemKey(domain, item.identifier)]
+  }
+
+  // MARK: - The menu
+
+  /// The entries remote items add to the context menu: Download or Remove Download, Keep
+  /// Downloaded (a toggle), Retry for what failed or waits, Resolve Conflict… for a conflict.
+  func remoteMenuEntries(_ items: [Item], domain d: DomainIdentifier) -> [MenuEntry] {
+    guard isRemote(d), !items.isEmpty else { return [] }
+    var entries: [MenuEntry] = []
+    let files = items.filter { !$0.isFolder }
+    let downloading = { (item: Item) -> Bool in
+      guard let t = transfers[ItemKey(d, item.identifier)] else { return false }
+      return t.direction == .download && !t.isStuck
+    }
+    if files.contains(where: { (!$0.isDownloaded || !$0.isMostRecentVersionDownloaded) && !downloading($0) }) {
+      entries.append(MenuEntry("Download", .download))
+    }
+    if items.contains(where: { $0.isFolder || $0.isDownloaded }) {
+      entries.append(MenuEntry("Remove Download", .removeDownload))
+    }
+    let allPinned = items.allSatisfy { $0.contentPolicy == .downloadEagerlyAndKeepDownloaded }
+    entries.append(MenuEntry(allPinned ? "Don't Keep Downloaded" : "Keep Downloaded", .keepDownloaded(!allPinned)))
+    let stuck = items.contains { item in
+      if transfers[ItemKey(d, item.identifier)]?.isStuck == true { return true }
+      let e = item.uploadingError ?? item.downloadingError
+      return e.map { $0.code != .excludedFromSync && $0.code != .localVersionConflictingWithServer } ?? false
+    }
+    if stuck { entries.append(MenuEntry("Retry", .retry)) }
+    if items.count == 1, Self.isInConflict(items[0]) { entries.append(MenuEntry("Resolve Conflict…", .resolveConflict)) }
+    return entries
+  }
+
+  /// A conflict copy, or an original with an unresolved copy.
+  static func isInConflict(_ item: Item) -> Bool {
+    item.decorations.contains(DecorationStyle.conflict) || item.userInfo["conflictOf"] != nil
+      || item.uploadingError?.code == .localVersionConflictingWithServer
+  }
+
+  /// Runs a remote menu command on `items`.
+  mutating func remoteMenuCommand(_ command: MenuCommand, items: [Item], domain d: DomainIdentifier) -> [Effect] {
+    switch command {
+    case .download:
+      let files = items.filter { !$0.isFolder }
+      guard !files.isEmpty else { return [] }
+      message = StatusMessage(files.count == 1 ? "Downloading \(files[0].filename.displayString)…" : "Downloading \(files.count) files…")
+      return [.download(files, d)]
+    case .removeDownload:
+      return [.removeDownload(items, d)]
+    case .keepDownloaded(let on):
+      return [.keepDownloaded(items, on, d)]
+    case .retry:
+      return [.retryTransfers(items, d)]
+    case .resolveConflict:
+      guard let item = items.first else { return [] }
+      // The original's copy sits next to it: found among the rows loaded (the engine also looks
+      // in the index, where the conflicts this computer made are recorded).
+      let copy = item.userInfo["conflictOf"] == nil
+        ? browse.list.loadedItems.first { $0.userInfo["conflictOf"]?.description == item.identifier.rawValue }?.identifier
+        : nil
+      let entries = ConflictResolution.allCases.map { MenuEntry($0.title, .resolve($0, copy: copy)) }
+      overlay = .menu(
+        MenuState(title: "Resolve Conflict: " + item.filename.displayString, entries: entries, items: [item], domain: d))
+      return []
+    case .resolve(let choice, let copy):
+      guard let item = items.first else { return [] }
+      return [.resolveConflict(item, copy: copy, choice, d)]
+    default:
+      return []
+    }
+  }
+}
