@@ -79,11 +79,12 @@ public final class BrowserApp {
       // Wait for the next thing to do without holding the main actor: the tasks that bring pages
       // and answers hop through it, and a loop blocked in readKey would hold each hop up to its
       // timeout (several hops stood between a folder's first page and the screen). A terminal
-      // that cannot wake the loop is polled with the timeout instead. Idle — nothing happened for
-      // a while and nothing is loading — the loop blocks in readKey again: a key wakes it there
-      // without a hop through a wakeup task (Down answers faster).
+      // that cannot wake the loop is polled with the timeout instead. Idle — nothing reduced for
+      // 100 ms, nothing loading, no page awaited — the loop blocks in readKey again: a key wakes
+      // it there without a hop through a wakeup task (Down answers faster).
       var wait = pending.isEmpty ? 15 : 0
-      let idle = !isBusy && Date().timeIntervalSince(lastActivity) > 0.5
+      let quiet = Date().timeIntervalSince(lastActivity)
+      let idle = !isBusy && quiet > 0.1 && !(expectingPages && quiet < 2)
       if wait > 0 && !idle {
         let wakeup = self.wakeup
         if terminal.wakeWhenInputArrives({ Task { @MainActor in wakeup.signal() } }) {
@@ -123,11 +124,17 @@ public final class BrowserApp {
     }
   }
 
-  /// When an action was last reduced (see the loop's wait).
+  /// When an action was last reduced, and whether pages were asked for and none came since
+  /// (see the loop's wait).
   var lastActivity = Date()
+  var expectingPages = false
 
   func reduce(_ action: Action) {
     lastActivity = Date()
+    switch action {
+    case .pageLoaded, .loadFailed, .loadRestarted: expectingPages = false
+    default: break
+    }
     let effects = state.reduce(action)
     dirty = true
     didReduce?(state)
@@ -143,8 +150,10 @@ public final class BrowserApp {
   func perform(_ effect: Effect) {
     switch effect {
     case .enumerate(let ticket, let location, let sort, let hidden, let pageSize):
+      expectingPages = true
       startEnumeration(ticket: ticket, location: location, sort: sort, hidden: hidden, pageSize: pageSize)
     case .requestPages(let ticket, let pages):
+      expectingPages = true
       guard let t = serviceTickets[ticket] else { return }
       Task { await enumerations.request(t, pages: pages) }
     case .closeEnumeration(let ticket):

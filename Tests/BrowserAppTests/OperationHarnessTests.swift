@@ -179,9 +179,11 @@ import WorkingSetIndex
     try await waitUntil("Recents listing notes.txt") {
       h.state.tab == .recents && h.state.recents.rows.map(\.item.identifier) == [f.notes.identifier]
     }
-    try await h.waitForScreen(containing: "notes.txt")
-    #expect(h.screen.contains(" Recents"))
-    #expect(h.terminal.statusLine.contains("1 recent item"))
+    // The Recents screen, drawn (the state changes a turn before the screen does).
+    try await waitUntil("Recents on the screen") {
+      h.screen.contains(" Recents") && h.terminal.statusLine.contains("1 recent item")
+    }
+    #expect(h.screen.contains("notes.txt"))
     #expect(try h.index.recents(limit: 10).map(\.identifier) == [f.notes.identifier])
 
     let events = h.terminal.events
