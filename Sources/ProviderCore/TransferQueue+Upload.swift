@@ -2,6 +2,10 @@ import Foundation
 import ProviderAPI
 import WorkingSetIndex
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Uploads: a new file (`createItem`) or new content for an item (`modifyItem` with the version
 /// the edits started from). Nothing here ever drops the staged bytes before the provider returned
 /// an item holding them, and nothing overwrites the server's bytes silently: a stale base ends
@@ -71,7 +75,7 @@ extension TransferQueue {
       } catch where error.code == .filenameCollision {
         // Our own earlier attempt (a crash after the server answered)? Only a hash proves it.
         if let existing = error.existingItem, let item = try? await provider.item(for: existing),
-          ContentHash.expected(in: item) == staged.sha256
+          await holdsExactly(item, staged, provider: provider, domain: t.domain)
         {
           try index.updateTransfer(t.id, at: clock()) { $0.resultIdentifier = item.identifier }
           return try await finishCreate(t, item, staged, provider: provider)
@@ -83,6 +87,24 @@ extension TransferQueue {
       }
     }
     throw ProviderError(.filenameCollision, "no free name for \(wanted.displayString) in its folder")
+  }
+
+  /// True when `item` provably holds the staged bytes: its stated SHA-256, or — when it states
+  /// none and the size matches — the SHA-256 of its content, downloaded to a temporary file. Only
+  /// asked after a name collision, to recognise our own upload that landed before a crash.
+  nonisolated func holdsExactly(
+    _ item: Item, _ staged: ContentStore.Staged, provider: any Provider, domain: DomainIdentifier
+  ) async -> Bool {
+    guard !item.isFolder, item.documentSize == nil || item.documentSize == staged.size else { return false }
+    if let sha = ContentHash.expected(in: item) { return sha == staged.sha256 }
+    let folder = store.folder(for: domain)
+    guard let (temp, fd) = try? DurableFile.createTemporary(in: folder) else { return false }
+    close(fd)
+    defer { DurableFile.remove(temp) }
+    guard (try? await provider.fetchContents(item.identifier, version: nil, to: temp, progress: { _ in })) != nil,
+      let digest = try? await BlockingWork.run({ c throws(ProviderError) in try DurableFile.digest(of: temp, cancel: c) })
+    else { return false }
+    return digest.size == staged.size && digest.sha256 == staged.sha256
   }
 
   nonisolated static func isPlaceholder(_ id: ItemIdentifier) -> Bool { id.rawValue.hasPrefix(placeholderPrefix) }

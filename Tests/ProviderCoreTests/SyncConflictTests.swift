@@ -74,7 +74,10 @@ import WorkingSetIndex
     #expect(await f.text(of: copy.identifier) == "mine")
     let conflict = try #require(try f.index.conflicts().first)
     #expect(conflict.original == item.identifier && conflict.copy == copy.identifier && conflict.reason == .staleBase)
-    await recorder.wait { $0.contains(.conflict(conflict)) }
+    // (Matched by identifiers: the stored date went through a Double.)
+    await recorder.wait {
+      $0.contains { if case .conflict(let c) = $0 { c.copy == conflict.copy && c.original == conflict.original } else { false } }
+    }
     // The local file: stale, so the next open shows theirs.
     #expect(try f.index.content(domain: SyncFixture.cloud, identifier: item.identifier)?.state == .stale)
     let url = try await f.engine.materialize(try await f.memory.item(for: item.identifier), in: f.domain)

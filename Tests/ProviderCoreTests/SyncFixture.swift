@@ -108,7 +108,7 @@ final class SyncFixture: @unchecked Sendable {
 /// Records every sync event and lets a test wait for a condition on them.
 actor SyncEventRecorder {
   private(set) var events: [SyncEvent] = []
-  private var waiters: [(@Sendable ([SyncEvent]) -> Bool, CheckedContinuation<Void, Never>)] = []
+  private var waiters: [(UUID, @Sendable ([SyncEvent]) -> Bool, CheckedContinuation<Void, Never>)] = []
   private var task: Task<Void, Never>?
 
   static func follow(_ hub: SyncEventHub) async -> SyncEventRecorder {
@@ -123,13 +123,30 @@ actor SyncEventRecorder {
 
   private func append(_ e: SyncEvent) {
     events.append(e)
-    let ready = waiters.enumerated().filter { $0.element.0(events) }.map(\.offset)
-    for i in ready.reversed() { waiters.remove(at: i).1.resume() }
+    let ready = waiters.enumerated().filter { $0.element.1(events) }.map(\.offset)
+    for i in ready.reversed() { waiters.remove(at: i).2.resume() }
   }
 
-  func wait(until condition: @escaping @Sendable ([SyncEvent]) -> Bool) async {
+  /// Returns once `condition` holds; after `seconds` records an issue (with the events seen)
+  /// and returns, so a wrong expectation fails the test instead of hanging the run.
+  func wait(
+    seconds: Double = 20, sourceLocation: SourceLocation = #_sourceLocation,
+    until condition: @escaping @Sendable ([SyncEvent]) -> Bool
+  ) async {
     if condition(events) { return }
-    await withCheckedContinuation { waiters.append((condition, $0)) }
+    let id = UUID()
+    let timer = Task {
+      try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
+      self.expire(id, sourceLocation)
+    }
+    await withCheckedContinuation { c in waiters.append((id, condition, c)) }
+    timer.cancel()
+  }
+
+  private func expire(_ id: UUID, _ sourceLocation: SourceLocation) {
+    guard let i = waiters.firstIndex(where: { $0.0 == id }) else { return }
+    Issue.record("the awaited sync event did not come; events: \(events)", sourceLocation: sourceLocation)
+    waiters.remove(at: i).2.resume()
   }
 
   func stop() { task?.cancel() }
