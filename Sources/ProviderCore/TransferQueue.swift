@@ -244,6 +244,11 @@ public actor TransferQueue {
           if let provider = providers[domain], (try? await provider.currentSyncAnchor(for: .workingSet)) != nil {
             resolve(domain: domain)
             next = now
+          } else {
+            // Still unreachable: look again after the interval (without this the loop slept
+            // until something else woke it, and a server coming back went unnoticed).
+            let again = now.addingTimeInterval(limits.probeInterval)
+            next = min(next ?? again, again)
           }
         } else {
           next = min(next ?? due, due)
