@@ -138,6 +138,15 @@ let package = Package(
         .product(name: "Crypto", package: "swift-crypto"),
       ],
       swiftSettings: strict),
+    // The sync engine against a real `folio serve` on loopback (needs the folio binary built).
+    .testTarget(
+      name: "RemoteSyncTests",
+      dependencies: [
+        "ProviderCore", "FolioServerProvider", "WorkingSetIndex", "TestSupport", "ProviderAPI", "FolioProtocol",
+        .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+      ],
+      swiftSettings: strict),
     .testTarget(
       name: "BrowserUITests", dependencies: ["BrowserUI", "ProviderAPI", "TestSupport"], exclude: ["Snapshots"],
       swiftSettings: strict),

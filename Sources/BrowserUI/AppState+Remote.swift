@@ -18,7 +18,16 @@ extension AppState {
       // and after an upload the server's item (its new version, or its conflict).
       if browse.location.domain == key.domain {
         browse.list.update(key.identifier) { row in
-          if let item { row = item }
+          if let item {
+            // The server's fields, with what this computer knows (kept downloaded, the index's
+            // favorite, last use and tags when the provider has none).
+            let known = row
+            row = item
+            row.contentPolicy = known.contentPolicy
+            row.favoriteRank = item.favoriteRank ?? known.favoriteRank
+            row.lastUsedDate = item.lastUsedDate ?? known.lastUsedDate
+            if row.tags.isEmpty { row.tags = known.tags }
+          }
           row.isDownloaded = true
           row.isMostRecentVersionDownloaded = true
           row.isDownloading = false
@@ -80,7 +89,8 @@ extension AppState {
     // Signing in is asked by the prompt, which says why.
     if error.code == .notAuthenticated { return }
     let noun = t.direction == .download ? "Download" : "Upload"
-    let what = t.name.map { " of \($0)" } ?? ""
+    let name = t.name ?? browse.list.index(of: key.identifier).flatMap { browse.list.item(at: $0) }?.filename.displayString
+    let what = key.domain == browse.location.domain || t.name != nil ? name.map { " of \($0)" } ?? "" : ""
     message = StatusMessage("\(noun)\(what) stopped: " + Self.explained(error), isError: true)
   }
 

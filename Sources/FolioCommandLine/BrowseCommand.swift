@@ -15,7 +15,12 @@ struct Launch: Sendable {
   let configuration: FolioConfiguration
   let registry: DomainRegistry
   let domain: Domain
-  let folder: Item
+  /// The start folder, or nil when a remote location could not say yet (it needs a sign-in, or
+  /// its server is unreachable): the UI opens anyway and the first listing asks for the sign-in
+  /// or shows the error, instead of failing before the terminal starts.
+  let folder: Item?
+  /// The path asked for (where the unresolved start folder is).
+  let path: ItemPath
   let index: Task<Result<WorkingSetIndex, ProviderError>, Never>
 }
 
@@ -41,6 +46,13 @@ struct BrowseCommand: AsyncParsableCommand {
   /// opens, the theme loads and the terminal starts while the provider reads it.
   @MainActor
   func run() async throws {
+    try await browse(hints: [:])
+  }
+
+  /// The UI, with `hints` for the sign-in prompts of some locations (`folio demo` shows its
+  /// password there).
+  @MainActor
+  func browse(hints: [DomainIdentifier: String]) async throws {
     let utf8 = DisplayWidth.setUp()
     let launch: Launch
     switch await prepare() {
@@ -49,27 +61,31 @@ struct BrowseCommand: AsyncParsableCommand {
       Console.err(error.message)
       throw ExitCode(Console.exitCode(for: error))
     }
-    let (domain, folder) = (launch.domain, launch.folder)
-    var state = AppState(
-      width: 80, height: 24,
-      start: FolderLocation(domain: domain.identifier, identifier: folder.identifier, path: folder.path, name: folder.filename.displayString),
-      locations: launch.registry.domains.map { d in
-        LocationEntry(
-          domain: d.identifier, name: d.displayName,
-          root: FolderLocation(domain: d.identifier, identifier: .root, path: d.localRoot ?? .root, name: d.displayName))
-      })
+    let domain = launch.domain
+    let start: FolderLocation
+    if let folder = launch.folder {
+      start = FolderLocation(
+        domain: domain.identifier, identifier: folder.identifier, path: folder.path, name: folder.filename.displayString)
+    } else {
+      start = FolderLocation(
+        domain: domain.identifier, identifier: nil, path: launch.path,
+        name: launch.path.lastComponent?.displayString ?? domain.displayName)
+    }
+    var state = AppState(width: 80, height: 24, start: start, locations: [])
     // The first page of the start folder, exactly as the app's first enumeration will ask for it.
-    let firstPage = FirstPagePrefetch(
-      EnumerationRequest(
-        container: folder.identifier, sort: state.sort, includeHidden: state.showHidden,
-        suggestedPageSize: state.browse.list.pageSize),
-      on: domain.provider)
+    let firstPage = launch.folder.map { folder in
+      FirstPagePrefetch(
+        EnumerationRequest(
+          container: folder.identifier, sort: state.sort, includeHidden: state.showHidden,
+          suggestedPageSize: state.browse.list.pageSize),
+        on: domain.provider)
+    }
     let themeName = theme ?? launch.configuration.theme
     let loaded: Theme
     do {
       loaded = try Theme.load(named: noColor ? "monochrome" : themeName, searchPaths: Theme.defaultSearchPaths())
     } catch {
-      firstPage.cancel()
+      firstPage?.cancel()
       Console.err(TerminalText.escape(error.description))
       throw ExitCode(3)
     }
@@ -77,17 +93,24 @@ struct BrowseCommand: AsyncParsableCommand {
     switch await launch.index.value {
     case .success(let i): index = i
     case .failure(let error):
-      firstPage.cancel()
+      firstPage?.cancel()
       Console.err(error.message)
       throw ExitCode(Console.exitCode(for: error))
     }
     let context = FolioContext.make(
       paths: launch.paths, configuration: launch.configuration, registry: launch.registry, index: index)
+    let engine = BrowseRemote.engine(
+      registry: context.registry, index: index, configuration: context.configuration, paths: context.paths)
+    let services = AppServices(
+      registry: context.registry, items: context.items, index: context.index, actions: context.actions,
+      openers: context.openers, sync: engine,
+      remote: BrowseRemote.hooks(registry: context.registry, configuration: context.configuration, paths: context.paths))
+    state.sidebar.locations = BrowseRemote.locations(services, configuration: context.configuration, hints: hints)
     let terminal: NCursesTerminal
     do {
       terminal = try NCursesTerminal(theme: loaded, colorMode: noColor ? .none : .auto, mouse: mouse)
     } catch {
-      firstPage.cancel()
+      firstPage?.cancel()
       Console.err(error.description)
       throw ExitCode(1)
     }
@@ -96,24 +119,22 @@ struct BrowseCommand: AsyncParsableCommand {
     state.width = size.width
     state.height = size.height
     state.ascii = ascii || !utf8
-    state.customActions = context.registry.domains.flatMap { d in
-      context.actions.declaredActions(for: d).map { a -> CustomActionEntry in
-        let isProvider: Bool = { if case .provider = a.source { return true } else { return false } }()
-        return CustomActionEntry(identifier: a.identifier, name: a.name, rule: a.rule, domain: isProvider ? d.identifier : nil)
-      }
-    }
-    var seen = Set<ActionIdentifier>()
-    state.customActions = state.customActions.filter { seen.insert($0.identifier).inserted }
+    state.customActions = services.customActionEntries()
     let (keyMap, problems) = KeyMap.standard.overridden(by: context.configuration.keyBindings)
     state.keyMap = keyMap
     if let p = problems.first { state.message = StatusMessage("config.toml: " + TerminalText.escape(p), isError: true) }
     let app = BrowserApp(
-      state: state, terminal: terminal,
-      services: AppServices(
-        registry: context.registry, items: context.items, index: context.index, actions: context.actions,
-        openers: context.openers),
-      prefetched: (domain.identifier, firstPage))
+      state: state, terminal: terminal, services: services, prefetched: firstPage.map { (domain.identifier, $0) })
+    // The engine starts beside the UI (it tidies after a crash first): uploads left by an earlier
+    // run resume, and each remote location's changes are followed.
+    let syncing = engine.map { e in Task.detached { await e.start() } }
     await app.run()
+    terminal.shutdown()
+    if let engine {
+      await syncing?.value
+      await engine.stop()
+      if let note = BrowseRemote.pendingNote(engine) { Console.err(note) }
+    }
   }
 
   /// The configuration, the domains and the folder to start in (a file's folder when PATH is a
@@ -131,10 +152,21 @@ struct BrowseCommand: AsyncParsableCommand {
         let registry = try FolioContext.makeRegistry(configuration)
         let address = try ItemAddress.parse(RawArguments.bytes(of: path), currentDirectory: ItemAddress.currentDirectory)
         let domain = try FolioContext.domain(for: address, registry: registry, configuration: configuration)
-        var folder = try await domain.provider.item(at: FolioContext.path(for: address, in: domain))
-        if !folder.isFolder { folder = try await domain.provider.item(at: folder.path.parent) }
+        let path = FolioContext.path(for: address, in: domain)
+        var folder: Item?
+        do throws(ProviderError) {
+          var found = try await domain.provider.item(at: path)
+          if !found.isFolder { found = try await domain.provider.item(at: found.path.parent) }
+          folder = found
+        } catch where !domain.isLocal && [.notAuthenticated, .serverUnreachable, .serverBusy].contains(error.code) {
+          // The UI opens on it anyway: its first listing asks for the sign-in (or shows why the
+          // server cannot answer), and the rest of Folio stays usable meanwhile.
+          folder = nil
+        }
         return .success(
-          Launch(paths: paths, configuration: configuration, registry: registry, domain: domain, folder: folder, index: index))
+          Launch(
+            paths: paths, configuration: configuration, registry: registry, domain: domain, folder: folder, path: path,
+            index: index))
       } catch {
         // The index's own error, if it has one, is the one a person must fix first (as before).
         if case .failure(let indexError) = await index.value { return .failure(indexError) }

@@ -17,15 +17,14 @@ struct OpenCommand: AsyncParsableCommand {
     try await runReporting { () async throws(ProviderError) in
       let context = try FolioContext.make()
       let (domain, it) = try await context.resolve(item)
-      // An opener gets a local path; a server location's item has none until it is downloaded.
-      guard domain.isLocal else {
-        throw ProviderError(
-          .featureUnsupported, "'\(domain.identifier)' is a server location: its files open once downloaded")
-      }
-      let argv = try context.openers.argv(for: it)
+      // An opener gets a local path: a server location's file is downloaded first (or its cached
+      // copy used), the opener gets that copy, and its edits are uploaded when it returns.
+      let remote = domain.isLocal ? nil : try await RemoteOpen.materialize(it, in: domain, context: context)
+      let argv = try context.openers.argv(for: remote?.local ?? it)
       let outcome = try await ProgramRunner.run(argv)
       // Started is enough to count as used: the person asked for the item.
       try context.items.recordOpen(it, in: domain)
+      if let remote { try await remote.finish() }
       if !outcome.succeeded {
         let program = TerminalText.escape(bytes: argv[0])
         if let s = outcome.exitStatus {

@@ -1,0 +1,116 @@
+import ArgumentParser
+import Foundation
+import ProviderAPI
+import ProviderCore
+import WorkingSetIndex
+
+/// `folio sync`: what the browser does in the background, once, without it — read every remote
+/// location's changes into the index, then send and fetch every journaled transfer until each is
+/// done or needs a person.
+struct SyncCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "sync",
+    abstract: "Apply remote changes and run every pending upload and download.",
+    discussion: """
+      Exits 0 when everything is done. Otherwise one line per location or transfer that did not
+      finish says why and what to do (sign in, free space, check the network); those transfers
+      stay journaled and the next `folio sync` (or the browser) tries again.
+      """)
+
+  @Flag(help: "Print JSON.") var json = false
+  @Flag(help: "Apply deletions a full re-read found even when they are most of a location.")
+  var allowDeletions = false
+
+  struct DomainJSON: Encodable {
+    var name: String
+    var updated = 0
+    var deleted = 0
+    var heldDeletions = 0
+    var reconciled = false
+    var error: String?
+  }
+
+  struct TransferJSON: Encodable {
+    var id: Int64
+    var location: String
+    var direction: String
+    var item: String
+    var name: String?
+    var state: String
+    var error: String?
+    var attempts: Int?
+  }
+
+  struct Output: Encodable {
+    var locations: [DomainJSON]
+    var completed: [TransferJSON]
+    var unfinished: [TransferJSON]
+  }
+
+  func run() async throws {
+    var failed = false
+    try await runReporting { () async throws(ProviderError) in
+      let context = try FolioContext.make()
+      let engine = context.makeSyncEngine()
+      await engine.recover()
+      var domains: [DomainJSON] = []
+      for domain in engine.remoteDomains {
+        var d = DomainJSON(name: domain.identifier.rawValue)
+        do throws(ProviderError) {
+          let s = try await engine.syncChanges(of: domain.identifier, allowMassDeletion: allowDeletions)
+          d.updated = s.updated
+          d.deleted = s.deleted
+          d.heldDeletions = s.heldDeletions.count
+          d.reconciled = s.reconciled
+          if !s.heldDeletions.isEmpty {
+            failed = true
+            d.error =
+              "the server no longer has \(s.heldDeletions.count) item(s) this computer knows; nothing was deleted here (if that is right: folio sync --allow-deletions)"
+          }
+        } catch {
+          failed = true
+          d.error = FolioContext.explain(error)
+        }
+        if let e = d.error, !json { Console.err("\(domain.identifier): \(e)") }
+        domains.append(d)
+      }
+      let progress = json ? nil : ProgressLine(engine.events)
+      let report = await engine.queue.drain()
+      await progress?.finish()
+      _ = try? engine.store.enforceBudget(engine.cacheBudget)
+
+      func name(_ a: TransferActivity) -> String? {
+        if let n = a.name { return n.displayString }
+        return (try? context.index.item(domain: a.domain, identifier: a.identifier))?.path.displayString
+      }
+      let completed = report.completed.map { a in
+        TransferJSON(
+          id: a.transferID, location: a.domain.rawValue, direction: a.direction.rawValue, item: a.identifier.rawValue,
+          name: name(a), state: "done")
+      }
+      let unfinished = report.unfinished.map { e in
+        var message = e.message
+        if let m = message, let r = e.recovery, !m.contains(r) { message = "\(m) (\(r))" }
+        return TransferJSON(
+          id: e.activity.transferID, location: e.activity.domain.rawValue, direction: e.activity.direction.rawValue,
+          item: e.activity.identifier.rawValue, name: name(e.activity), state: e.state.rawValue, error: message,
+          attempts: e.attempts)
+      }
+      if json {
+        Console.out(ItemJSON.encode(Output(locations: domains, completed: completed, unfinished: unfinished)))
+      } else {
+        for t in completed {
+          Console.out("\(t.direction == "upload" ? "uploaded" : "downloaded") \(t.location):\(t.name ?? t.item)")
+        }
+        for t in unfinished {
+          let what = "\(t.direction) of \(t.location):\(t.name ?? TerminalText.escape(t.item))"
+          let why = t.error ?? "not started (its location is not reachable)"
+          let state = t.state == "failed" ? "failed" : t.state == "throttled" ? "waiting" : "will be retried"
+          Console.err("\(what) \(state): \(why)")
+        }
+      }
+      if !report.succeeded { failed = true }
+    }
+    if failed { throw ExitCode.failure }
+  }
+}
