@@ -115,8 +115,9 @@ extension RemoteSyncTests {
     let home = try FolioHome(server: server)
     let data = randomData(2 << 20, seed: 7)
     let path = try home.file("payload.bin", data)
-    // The server holds every upload for 3 s before reading it: the kill lands mid-request.
-    try await server.faults([FaultRule(method: "POST", pathPrefix: "/v1/uploads", kind: .delay, delayMs: 3000)])
+    // The server holds every upload for 20 s before reading it: the kill lands mid-request even
+    // when a loaded machine wakes this test's timers seconds late (3 s was not enough in CI).
+    try await server.faults([FaultRule(method: "POST", pathPrefix: "/v1/uploads", kind: .delay, delayMs: 20_000)])
     let printed = try await home.killDuring(["put", path, "work:/"], when: "queued", after: 0.5)
     #expect(printed.contains("queued payload.bin"))
     try await server.faults([])
@@ -131,7 +132,7 @@ extension RemoteSyncTests {
     let data = randomData(1 << 20, seed: 9)
     let queued = try home.run(["put", "--queue-only", try home.file("q.bin", data), "work:/"])
     #expect(queued.status == 0 && queued.out == "queued q.bin\n", "\(queued)")
-    try await server.faults([FaultRule(method: "POST", pathPrefix: "/v1/uploads", kind: .delay, delayMs: 3000)])
+    try await server.faults([FaultRule(method: "POST", pathPrefix: "/v1/uploads", kind: .delay, delayMs: 20_000)])
     _ = try await home.killDuring(["sync"], when: nil, after: 1.5)
     try await server.faults([])
     let sync = try home.run(["sync", "--json"])
