@@ -20,6 +20,14 @@ public struct FaultRule: Codable, Sendable, Equatable {
     case drop
     /// A listing or change batch with no items (other requests answer normally).
     case empty
+    /// Do the work and send the promised number of bytes, but not the right ones (every byte of
+    /// the body inverted): a body whose hash differs from `X-Folio-SHA256` (test-plan F06).
+    case corrupt
+    /// Answer as if the request had no `Range` header: 200 and the whole content (F07).
+    case ignoreRange
+    /// Stop halfway through the body for `delayMs`, then go on: the upload's body (the server
+    /// reads half, waits, reads the rest) or else the answer's. Puts a `kill -9` mid-transfer.
+    case stall
   }
 
   /// Matches every method when nil ("GET", "PUT", …).
@@ -32,7 +40,7 @@ public struct FaultRule: Codable, Sendable, Equatable {
   public var code: String?
   /// How many matching requests misbehave; nil: all of them until `DELETE /v1/_faults`.
   public var count: Int?
-  /// Waited before any kind (the whole fault for `delay`).
+  /// Waited before any kind (the whole fault for `delay`), except `stall`, which waits halfway.
   public var delayMs: Int?
   /// Seconds, sent as Retry-After with a `status` fault.
   public var retryAfter: Int?

@@ -23,11 +23,14 @@ struct FrontMiddleware: RouterMiddleware {
     let start = ContinuousClock.now
     let path = request.uri.path
     var context = context
+    var request = request
     var truncate = false
+    var corrupt = false
+    var stallResponse: Int?
     var response: Response
     do {
       if let faults, let rule = faults.take(method: request.method.rawValue, path: path) {
-        if let ms = rule.delayMs, ms > 0 { try await Task.sleep(for: .milliseconds(ms)) }
+        if let ms = rule.delayMs, ms > 0, rule.kind != .stall { try await Task.sleep(for: .milliseconds(ms)) }
         switch rule.kind {
         case .delay: break
         case .status:
@@ -44,6 +47,18 @@ struct FrontMiddleware: RouterMiddleware {
           throw InjectedDrop()
         case .truncate: truncate = true
         case .empty: context.emptyFault = true
+        case .corrupt: corrupt = true
+        case .stall:
+          let ms = rule.delayMs ?? 0
+          if let text = request.headers[.contentLength], let length = Int(text), length > 0 {
+            request.body = Self.stalled(request.body, after: length / 2, ms: ms)
+          } else {
+            stallResponse = ms
+          }
+        case .ignoreRange:
+          var head = request.head
+          head.headerFields[.range] = nil
+          request = Request(head: head, body: request.body)
         }
       }
       response = try await next(request, context)
@@ -57,6 +72,18 @@ struct FrontMiddleware: RouterMiddleware {
       response = Self.error(asServerError(error))
     }
     response.headers[Self.serverHeader] = "1"
+    if let ms = stallResponse, let full = response.body.contentLength {
+      Self.log(request, status: "\(response.status.code) stalled", start: start)
+      let original = response.body
+      response.body = ResponseBody(contentLength: full) { writer in
+        try await original.write(StallingWriter(base: writer, left: full / 2, ms: ms))
+      }
+      return response
+    }
+    if corrupt {
+      Self.log(request, status: "\(response.status.code) corrupted", start: start)
+      return Self.corrupted(response)
+    }
     if truncate, let full = response.body.contentLength {
       Self.log(request, status: "\(response.status.code) truncated", start: start)
       return Self.truncated(response, full: full)
@@ -76,6 +103,26 @@ struct FrontMiddleware: RouterMiddleware {
       // Give the half a moment to leave the socket before the connection goes.
       try await Task.sleep(for: .milliseconds(50))
       throw InjectedDrop()
+    }
+    return response
+  }
+
+  /// The request body with a pause of `ms` once `half` bytes were read.
+  private static func stalled(_ body: RequestBody, after half: Int, ms: Int) -> RequestBody {
+    let seen = ByteCounter()
+    return RequestBody(
+      asyncSequence: body.map { buffer in
+        if seen.add(buffer.readableBytes, crossing: half) { try await Task.sleep(for: .milliseconds(ms)) }
+        return buffer
+      })
+  }
+
+  /// The same head and length, every byte of the body inverted.
+  private static func corrupted(_ response: Response) -> Response {
+    var response = response
+    let original = response.body
+    response.body = ResponseBody(contentLength: original.contentLength) { writer in
+      try await original.write(InvertingWriter(base: writer))
     }
     return response
   }
@@ -125,4 +172,56 @@ private struct CuttingWriter: ResponseBodyWriter {
   }
 
   consuming func finish(_ trailingHeaders: HTTPFields?) async throws {}
+}
+
+/// Passes every byte through inverted (the `corrupt` fault).
+private struct InvertingWriter: ResponseBodyWriter {
+  var base: any ResponseBodyWriter
+
+  mutating func write(_ buffer: ByteBuffer) async throws {
+    var out = ByteBuffer()
+    out.reserveCapacity(buffer.readableBytes)
+    buffer.withUnsafeReadableBytes { raw in
+      for b in raw { out.writeInteger(~b) }
+    }
+    try await base.write(out)
+  }
+
+  consuming func finish(_ trailingHeaders: HTTPFields?) async throws { try await base.finish(trailingHeaders) }
+}
+
+/// Passes bytes through, pausing once when `left` of them have gone (the `stall` fault).
+private struct StallingWriter: ResponseBodyWriter {
+  var base: any ResponseBodyWriter
+  var left: Int
+  let ms: Int
+
+  mutating func write(_ buffer: ByteBuffer) async throws {
+    guard left > 0, buffer.readableBytes > left else {
+      left -= buffer.readableBytes
+      try await base.write(buffer)
+      return
+    }
+    try await base.write(buffer.getSlice(at: buffer.readerIndex, length: left)!)
+    try await Task.sleep(for: .milliseconds(ms))
+    try await base.write(buffer.getSlice(at: buffer.readerIndex + left, length: buffer.readableBytes - left)!)
+    left = 0
+  }
+
+  consuming func finish(_ trailingHeaders: HTTPFields?) async throws { try await base.finish(trailingHeaders) }
+}
+
+/// Counts the bytes of a request body as they pass (the `stall` fault).
+private final class ByteCounter: @unchecked Sendable {
+  private let lock = NSLock()
+  private var count = 0
+
+  /// Adds `n` and says whether this addition reached `mark`.
+  func add(_ n: Int, crossing mark: Int) -> Bool {
+    lock.withLock {
+      let before = count
+      count += n
+      return before < mark && count >= mark
+    }
+  }
 }

@@ -58,10 +58,17 @@ final class RemoteClient: Sendable {
   let engine: SyncEngine
   let domain: Domain
 
-  init(_ server: RemoteServer, user: String, pollInterval: TimeInterval = 3600) throws {
+  /// - Parameter password: Where the provider's password comes from (default: the user's).
+  init(_ server: RemoteServer, user: String, pollInterval: TimeInterval = 3600, password: PasswordSource? = nil) throws {
     dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-remote-sync-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    provider = server.provider(user)
+    if let password {
+      provider = FolioServerProvider(
+        domain: RemoteServer.work, displayName: "Work", account: ServerAccount(baseURL: server.server.baseURL, user: user),
+        password: password)
+    } else {
+      provider = server.provider(user)
+    }
     index = try WorkingSetIndex.open(at: dir.appendingPathComponent("index.sqlite"))
     domain = Domain(identifier: RemoteServer.work, displayName: "Work", provider: provider, localRoot: nil)
     var registry = DomainRegistry(
@@ -98,6 +105,18 @@ final class RemoteClient: Sendable {
     _ = try await provider.fetchContents(identifier, version: nil, to: url, progress: { _ in })
     defer { try? FileManager.default.removeItem(at: url) }
     return try Data(contentsOf: url)
+  }
+
+  /// Every regular file under this client's content cache (staged uploads, cached content and
+  /// any temporary file left behind), as paths relative to it.
+  func cacheFiles() -> [String] {
+    let root = dir.appendingPathComponent("content")
+    guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey]) else { return [] }
+    var out: [String] = []
+    for case let url as URL in walker where (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
+      out.append(String(url.path.dropFirst(root.path.count)))
+    }
+    return out.sorted()
   }
 
   func children(_ parent: ItemIdentifier = .root) async throws -> [Item] {
