@@ -24,9 +24,11 @@ extension ItemStore {
     return anchor
   }
 
-  /// One batch of changes after `since` for `user`.
+  /// One batch of changes after `since` for `user`. An empty `since` is the start of the log: a
+  /// client with no anchor reads the whole tree this way (its working set, once), and the start
+  /// never expires (tombstones below the floor are simply gone, and nothing needs them).
   func changes(since: String, limit: Int, for user: String) async throws -> ChangesResponse {
-    let start = try validAnchor(since)
+    let start = since.isEmpty ? SyncAnchor(epoch: epoch, rank: 0) : try validAnchor(since)
     let epoch = epoch
     let limit = max(1, min(limit, WireRoutes.maxPageSize))
     return try await pool.read { db in

@@ -122,7 +122,7 @@ struct ServerHandlers: Sendable {
     let since = try q.require("since")
     let limit = Int(try q.int("limit") ?? Int64(WireRoutes.defaultPageSize))
     if context.emptyFault {
-      _ = try items.validAnchor(since)
+      if !since.isEmpty { _ = try items.validAnchor(since) }
       return json(ChangesResponse(updated: [], deleted: [], anchor: since, more: false))
     }
     return json(try await items.changes(since: since, limit: limit, for: user))

@@ -16,10 +16,7 @@ extension FolioServerProvider {
   public func enumerate(
     _ request: EnumerationRequest, page: Page?, progress: @escaping @Sendable (EnumerationProgress) -> Void
   ) async throws(ProviderError) -> ItemPage {
-    if request.container == .workingSet {
-      throw ProviderError(
-        .featureUnsupported, "a Folio server lists folders one at a time; the working set comes from its change log")
-    }
+    if request.container == .workingSet { return try await workingSetPage(page) }
     let container = try WireItemMapper.wireID(request.container)
     let key: String
     var foldersFirst = request.sort.foldersFirst

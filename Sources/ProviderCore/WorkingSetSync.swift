@@ -65,12 +65,14 @@ public actor WorkingSetSync {
 
   // MARK: - Running
 
-  /// Syncs on every push signal and every `pollInterval`, until ``stop()``.
+  /// Syncs at once (what changed while Folio was not running: Recents must not wait for the
+  /// first push or poll), then on every push signal and every `pollInterval`, until ``stop()``.
   public func start() {
     guard watchers.isEmpty else { return }
     let signals = provider.changeSignals(for: .workingSet)
     watchers.append(
       Task { [weak self] in
+        _ = try? await self?.syncNow()
         for await _ in signals {
           guard let self else { return }
           _ = try? await self.syncNow()
