@@ -190,22 +190,25 @@ private struct InvertingWriter: ResponseBodyWriter {
   consuming func finish(_ trailingHeaders: HTTPFields?) async throws { try await base.finish(trailingHeaders) }
 }
 
-/// Passes bytes through, pausing once when `left` of them have gone (the `stall` fault).
+/// Passes bytes through, pausing once when `left` of them have gone (the `stall` fault); -1 once
+/// it paused.
 private struct StallingWriter: ResponseBodyWriter {
   var base: any ResponseBodyWriter
   var left: Int
   let ms: Int
 
   mutating func write(_ buffer: ByteBuffer) async throws {
-    guard left > 0, buffer.readableBytes > left else {
-      left -= buffer.readableBytes
+    guard left >= 0, buffer.readableBytes >= left else {
+      if left >= 0 { left -= buffer.readableBytes }
       try await base.write(buffer)
       return
     }
-    try await base.write(buffer.getSlice(at: buffer.readerIndex, length: left)!)
+    if left > 0 { try await base.write(buffer.getSlice(at: buffer.readerIndex, length: left)!) }
     try await Task.sleep(for: .milliseconds(ms))
-    try await base.write(buffer.getSlice(at: buffer.readerIndex + left, length: buffer.readableBytes - left)!)
-    left = 0
+    if buffer.readableBytes > left {
+      try await base.write(buffer.getSlice(at: buffer.readerIndex + left, length: buffer.readableBytes - left)!)
+    }
+    left = -1
   }
 
   consuming func finish(_ trailingHeaders: HTTPFields?) async throws { try await base.finish(trailingHeaders) }
