@@ -155,6 +155,6 @@ let package = Package(
       dependencies: ["BrowserApp", "BrowserUI", "ProviderAPI", "ProviderCore", "WorkingSetIndex", "TestSupport"],
       swiftSettings: strict),
     // tmux end-to-end tests of the real `folio` binary (needs tmux; .ci/run installs it).
-    .testTarget(name: "TerminalEndToEndTests", dependencies: ["ProviderAPI"], swiftSettings: strict),
+    .testTarget(name: "TerminalEndToEndTests", dependencies: ["ProviderAPI", "TestSupport"], swiftSettings: strict),
   ]
 )
