@@ -7,7 +7,8 @@ enum OverlayView {
     case .folderPicker(let p):
       FolderPickerView.draw(p, s, g, &screen)
     case .auth(let a):
-      let w = min(s.width - 2, a.canRemember || a.hint != nil ? 60 : 52)
+      // Wide enough for the keys line with "space remember" (60 columns) inside the border.
+      let w = min(s.width - 2, a.canRemember || a.hint != nil ? 64 : 52)
       // Rows: user, password, remember, then the keys, the location's hint and the error.
       let extra = (a.hint == nil ? 0 : 1) + (a.error == nil ? 0 : 1) + (a.canRemember ? 1 : 0)
       let h = fitted(height: 7 + extra, s)

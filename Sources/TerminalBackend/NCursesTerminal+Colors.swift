@@ -56,10 +56,14 @@ struct RoleAppearances {
       let bg = theme.style(for: background)
       let direct = colors > 256
       result.attributes = Self.attributes(fg.attributes)
-      result.pair = pair(
-        foreground: Self.number(fg.foreground, fallback: fg.foreground16, colors: colors, direct: direct),
-        background: Self.number(bg.background, fallback: bg.background16, colors: colors, direct: direct))
-        ?? result.pair
+      var foreground = Self.number(fg.foreground, fallback: fg.foreground16, colors: colors, direct: direct)
+      let backgroundColor = Self.number(bg.background, fallback: bg.background16, colors: colors, direct: direct)
+      // A mark in the very color of the row under it would vanish (default-dark's ↓ n% and light's
+      // on the selected row, high-contrast's star): it takes the row's own foreground instead.
+      if foreground != nil, foreground == backgroundColor {
+        foreground = Self.number(bg.foreground, fallback: bg.foreground16, colors: colors, direct: direct)
+      }
+      result.pair = pair(foreground: foreground, background: backgroundColor) ?? result.pair
     } else if let theme {
       result.attributes = Self.attributes(theme.monochromeAttributes(for: role).union(theme.monochromeAttributes(for: background)))
     }
