@@ -149,7 +149,7 @@ struct BrowseCommand: AsyncParsableCommand {
         }
       }
       do throws(ProviderError) {
-        let registry = try FolioContext.makeRegistry(configuration)
+        let registry = try FolioContext.makeRegistry(configuration, commandLineHints: false)
         let address = try ItemAddress.parse(RawArguments.bytes(of: path), currentDirectory: ItemAddress.currentDirectory)
         let domain = try FolioContext.domain(for: address, registry: registry, configuration: configuration)
         let path = FolioContext.path(for: address, in: domain)

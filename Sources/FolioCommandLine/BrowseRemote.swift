@@ -91,6 +91,6 @@ enum BrowseRemote {
       uploads += ((try? engine.index.pendingTransfers(domain: d.identifier)) ?? []).filter { $0.direction == .upload }.count
     }
     guard uploads > 0 else { return nil }
-    return "\(uploads) upload\(uploads == 1 ? " is" : "s are") still waiting; \(uploads == 1 ? "it goes" : "they go") when folio next runs"
+    return "\(uploads) upload\(uploads == 1 ? " is" : "s are") still waiting; \(uploads == 1 ? "it goes" : "they go") when folio next runs (or now: folio sync)"
   }
 }

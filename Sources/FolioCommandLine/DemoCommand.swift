@@ -41,7 +41,8 @@ struct DemoCommand: AsyncParsableCommand {
   @MainActor
   func run() async throws {
     if let janitor { DemoJanitor.run(janitor) }
-    var template = Array("\(NSTemporaryDirectory())/\(DemoJanitor.prefix)XXXXXX".utf8CString)
+    let temp = URL(fileURLWithPath: NSTemporaryDirectory()).standardizedFileURL.path
+    var template = Array("\(temp)/\(DemoJanitor.prefix)XXXXXX".utf8CString)
     guard let made = mkdtemp(&template) else {
       Console.err("cannot make the demo's temporary folder (errno \(errno))")
       throw ExitCode(1)
@@ -60,7 +61,7 @@ struct DemoCommand: AsyncParsableCommand {
     var log: DemoLog?
     var server: DemoServer?
     do {
-      Console.err("folio demo: starting a FolioServer with sample files…")
+      Self.say("starting a FolioServer with sample files…")
       let password = "demo-" + String(UInt32.random(in: 0x1000_0000...UInt32.max), radix: 16)
       let benPassword = "ben-" + String(UInt32.random(in: 0x1000_0000...UInt32.max), radix: 16)
       let admin = try ServerAdmin(root: folder.appendingPathComponent("server"))
@@ -78,18 +79,24 @@ struct DemoCommand: AsyncParsableCommand {
       let browse = try BrowseCommand.parse(
         ["demo:/"] + (theme.map { ["--theme", $0] } ?? []) + (ascii ? ["--ascii"] : []) + (noColor ? ["--no-color"] : []))
       try await browse.browse(hints: [Self.location: "folio demo: you are ana, password \(password)"])
-      log?.restore()
+      // Stderr stays on the log file: the server's event loops may still log their shutdown
+      // after it stopped, and that belongs in the log, not under the shell's prompt.
       await running.stop()
-      Console.err("folio demo: stopped the server and removed \(folder.path)")
+      log?.say("folio demo: stopped the server and removed \(folder.path)")
     } catch {
-      log?.restore()
       await server?.stop()
+      log?.restore()
       if let e = error as? ProviderError {
         Console.err(e.message)
         throw ExitCode(Console.exitCode(for: e))
       }
       throw error
     }
+  }
+
+  /// A line of the demo's own on stderr ("folio demo: …").
+  static func say(_ line: String) {
+    FileHandle.standardError.write(Data("folio demo: \(line)\n".utf8))
   }
 
   /// The private XDG homes and the location "demo" in their config.toml (its password in the
@@ -122,6 +129,12 @@ final class DemoLog {
     saved = fcntl(2, F_DUPFD_CLOEXEC, 3)
     dup2(fd, 2)
     close(fd)
+  }
+
+  /// A line on the terminal's stderr while stderr itself still goes to the log.
+  func say(_ line: String) {
+    let bytes = Array((line + "\n").utf8)
+    if saved >= 0 { _ = bytes.withUnsafeBytes { write(saved, $0.baseAddress, $0.count) } }
   }
 
   func restore() {

@@ -35,7 +35,11 @@ struct FolioContext: Sendable {
   }
 
   /// The domains with their concrete providers: nothing here needs the index.
-  static func makeRegistry(_ configuration: FolioConfiguration) throws(ProviderError) -> DomainRegistry {
+  /// - Parameter commandLineHints: Whether `notAuthenticated` messages end with the command that
+  ///   signs in (`folio domain login NAME`); the terminal UI asks in its own prompt instead.
+  static func makeRegistry(
+    _ configuration: FolioConfiguration, commandLineHints: Bool = true
+  ) throws(ProviderError) -> DomainRegistry {
     var registry = DomainRegistry(
       local: Domain(identifier: .local, displayName: "This Computer", provider: LocalProvider(), localRoot: .root))
     for d in configuration.domains {
@@ -45,7 +49,7 @@ struct FolioContext: Sendable {
           Domain(
             identifier: d.identifier, displayName: d.displayName,
             provider: LocalProvider(domain: d.identifier, root: rootPath, displayName: d.displayName), localRoot: rootPath))
-      } else if let provider = try RemoteDomains.provider(for: d, paths: .current) {
+      } else if let provider = try RemoteDomains.provider(for: d, paths: .current, signInHint: commandLineHints) {
         try registry.add(Domain(identifier: d.identifier, displayName: d.displayName, provider: provider, localRoot: nil))
       }
     }

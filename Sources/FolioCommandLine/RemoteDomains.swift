@@ -15,7 +15,9 @@ enum RemoteDomains {
   }
 
   /// The provider of a remote domain, or nil for a type this build does not serve.
-  static func provider(for config: DomainConfig, paths: FolioPaths) throws(ProviderError) -> FolioServerProvider? {
+  static func provider(
+    for config: DomainConfig, paths: FolioPaths, signInHint withHint: Bool = true
+  ) throws(ProviderError) -> FolioServerProvider? {
     guard case .remote(let type, let settings) = config.kind, type == "folio" else { return nil }
     let id = config.identifier
     guard let server = settings["server"] ?? settings["url"] else {
@@ -33,7 +35,7 @@ enum RemoteDomains {
       return nil
     }
     return FolioServerProvider(
-      domain: id, displayName: config.displayName, account: account, password: source, signInHint: signInHint(id))
+      domain: id, displayName: config.displayName, account: account, password: source, signInHint: withHint ? signInHint(id) : nil)
   }
 
   /// The base URL of a server setting: `http(s)://host[:port][/prefix]`, or `host[:port]`, which
