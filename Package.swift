@@ -91,10 +91,19 @@ let package = Package(
       ],
       swiftSettings: strict),
     // Release builds link the Swift runtime and Foundation statically: ~5 MiB less resident memory
-    // (docs/BENCHMARKS.md, cause 4) and a binary that runs without the toolchain installed.
+    // (docs/BENCHMARKS.md, cause 4) and a binary that runs without the toolchain installed. With
+    // lld, relative relocations packed as DT_RELR and no exported dynamic symbols (the static
+    // stdlib's link arguments add -export-dynamic), the loader reads a few KB instead of 3.4 MB of
+    // .rela.dyn and 4 MB of symbol tables at every start: −9 MiB RSS (BENCHMARKS.md, cause 4).
     .executableTarget(
       name: "folio", dependencies: ["FolioCommandLine"], swiftSettings: strict,
-      linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]),
+      linkerSettings: [
+        .unsafeFlags(
+          [
+            "-static-stdlib", "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+            "-Xlinker", "--no-export-dynamic",
+          ], .when(configuration: .release))
+      ]),
     .executableTarget(
       name: "folio-bench",
       dependencies: [
