@@ -168,10 +168,16 @@ public actor WorkingSetSync {
 
   func apply(updated: [Item], deleted: [ItemIdentifier], into summary: inout Summary) async throws(ProviderError) {
     var changed: [Item] = []
+    // What a person could see change: new to the index, another version, another place. A
+    // reconciliation re-reads every known item; those it finds as they were are refreshed in
+    // the index without an event (each event reloads the visible folder).
+    var visible: [ItemIdentifier] = []
     for item in updated where !item.identifier.isReserved {
-      let known = try index.item(domain: domain, identifier: item.identifier) != nil
-      guard known || Self.qualifies(item) else { continue }
+      let known = try index.item(domain: domain, identifier: item.identifier)
+      guard known != nil || Self.qualifies(item) else { continue }
       changed.append(item)
+      if let known, known.version == item.version, known.path == item.path, known.isTrashed == item.isTrashed { continue }
+      visible.append(item.identifier)
     }
     if !changed.isEmpty { try index.upsert(changed, domain: domain, insertNew: true) }
     summary.updated += changed.count
@@ -231,8 +237,8 @@ public actor WorkingSetSync {
       removed.append(identifier)
     }
     if !removed.isEmpty { summary.deleted += try index.recordDeleted(identifiers: removed, domain: domain) }
-    if !changed.isEmpty || !removed.isEmpty {
-      events.send(.itemsChanged(domain, updated: changed.map(\.identifier), deleted: removed))
+    if !visible.isEmpty || !removed.isEmpty {
+      events.send(.itemsChanged(domain, updated: visible, deleted: removed))
     }
   }
 

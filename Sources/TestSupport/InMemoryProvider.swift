@@ -10,6 +10,9 @@ import ProviderAPI
 public actor InMemoryProvider: Provider {
   public enum Call: Sendable, Equatable {
     case item, enumerate, anchor, changes, fetch, create, modify, delete, copy, action, restore
+    /// The working set's listing (a sync engine reconciling), apart from folder listings so a
+    /// test that counts or stalls a folder's pages is not disturbed by a sync starting.
+    case enumerateWorkingSet
   }
 
   public nonisolated let domain: DomainIdentifier
@@ -145,7 +148,7 @@ public actor InMemoryProvider: Provider {
   public func enumerate(
     _ request: EnumerationRequest, page: Page?, progress: @escaping @Sendable (EnumerationProgress) -> Void
   ) async throws(ProviderError) -> ItemPage {
-    try await enter(.enumerate)
+    try await enter(request.container == .workingSet ? .enumerateWorkingSet : .enumerate)
     var list: [Item]
     if request.container == .workingSet {
       list = nodes.values.filter { $0.deletedAtRank == nil && $0.item.identifier != .root }.map(\.item)

@@ -61,7 +61,8 @@ import TestSupport
     }
     #expect(h.state.browse.isLoading)
     #expect(h.state.browse.list.isEmpty)
-    #expect(await arrivals.arrivals == 1)
+    let seen = await p.calls
+    #expect(await arrivals.arrivals == 1, "\(seen)")
 
     // q quits, with the listing still stalled.
     h.type(.character("q"))

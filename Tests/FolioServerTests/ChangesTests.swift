@@ -70,13 +70,19 @@ import Testing
     let mine = try await ana.anchor()
     let rank = try #require(Int(mine.split(separator: ".").last ?? ""))
     let epoch = mine.split(separator: ".").first.map(String.init) ?? ""
-    for bad in [foreign, "", "garbage", "\(epoch).\(rank + 1000)", "\(epoch).-1", String(repeating: "9", count: 600)] {
+    for bad in [foreign, "garbage", "\(epoch).\(rank + 1000)", "\(epoch).-1", String(repeating: "9", count: 600)] {
       let a = try await ana.send("GET", "/v1/changes?since=\(TestClient.encode(bad))")
       #expect(a.status == 410, "\(bad.prefix(40))")
       #expect(a.errorCode == "syncAnchorExpired")
       let w = try await ana.send("GET", "/v1/changes/wait?since=\(TestClient.encode(bad))&timeout=1")
       #expect(w.errorCode == "syncAnchorExpired")
     }
+    // An empty `since` is the start of the log (a first sync's working-set listing), not an
+    // anchor: answered, never expired. A wait needs a real anchor.
+    let start = try await ana.send("GET", "/v1/changes?since=")
+    #expect(start.status == 200)
+    let wait = try await ana.send("GET", "/v1/changes/wait?since=&timeout=1")
+    #expect(wait.errorCode == "syncAnchorExpired")
   }
 
   @Test func anchorsSurviveARestartOfTheSameRoot() async throws {

@@ -74,7 +74,7 @@ import WorkingSetIndex
     _ = try await sync(f)
     try f.index.setAnchor(try SyncAnchor(Data("999999".utf8)), domain: SyncFixture.cloud)  // expired
     await f.memory.setHook { call throws(ProviderError) in
-      if call == .enumerate { throw ProviderError(.serverBusy, "503 maintenance") }
+      if call == .enumerateWorkingSet { throw ProviderError(.serverBusy, "503 maintenance") }
     }
     await #expect(throws: ProviderError.self) { _ = try await sync(f) }
     #expect(try f.index.item(domain: SyncFixture.cloud, identifier: a.identifier) != nil)
