@@ -161,7 +161,7 @@ let package = Package(
       swiftSettings: strict),
     .testTarget(
       name: "BrowserAppTests",
-      dependencies: ["BrowserApp", "BrowserUI", "ProviderAPI", "ProviderCore", "WorkingSetIndex", "TestSupport"],
+      dependencies: ["BrowserApp", "BrowserUI", "ProviderAPI", "ProviderCore", "WorkingSetIndex", "TestSupport", "LocalProvider"],
       swiftSettings: strict),
     // tmux end-to-end tests of the real `folio` binary (needs tmux; .ci/run installs it).
     .testTarget(name: "TerminalEndToEndTests", dependencies: ["ProviderAPI", "TestSupport"], swiftSettings: strict),

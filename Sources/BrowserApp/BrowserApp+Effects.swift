@@ -181,6 +181,8 @@ extension BrowserApp {
         let what = items.count == 1 ? items[0].filename.displayString : "\(items.count) items"
         return .operationSucceeded(message: "Moved \(what) to \(folder.path.displayString)", reload: true, select: nil)
       }
+    case .paste(let items, let source, let folder):
+      paste(items, from: source, into: folder)
     case .enumerateFolders(let ticket, let folder):
       enumerateFolders(ticket: ticket, folder: folder)
     case .openWith(let item, let program, let d):

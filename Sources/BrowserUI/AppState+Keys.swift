@@ -111,6 +111,8 @@ extension AppState {
       return menuCommand(.delete)
     case .info: return menuCommand(.info)
     case .newFolder: return menuCommand(.newFolder)
+    case .copy: return menuCommand(.copy)
+    case .paste: return menuCommand(.paste)
     case .refresh:
       return tab == .browse ? reload(keeping: currentItem?.identifier) + [.refreshSidebar] : [.loadRecents(tag: recents.tagFilter)]
     }

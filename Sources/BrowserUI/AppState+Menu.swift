@@ -19,7 +19,7 @@ extension AppState {
     }
     guard !items.isEmpty else {
       if tab == .browse, case .folder = browse.location {
-        overlay = .menu(MenuState(title: "This folder", entries: [MenuEntry("New Folder…", key: "n", .newFolder)], items: [], domain: domain))
+        overlay = .menu(MenuState(title: "This folder", entries: [MenuEntry("New Folder…", key: "n", .newFolder)] + pasteMenuEntries, items: [], domain: domain))
       }
       return []
     }
@@ -30,6 +30,8 @@ extension AppState {
     if single { entries.append(MenuEntry("Info", key: "i", .info)) }
     if single { entries.append(MenuEntry("Rename…", key: "r", .rename)) }
     entries.append(MenuEntry("Move To…", key: "M", .moveTo))
+    entries.append(MenuEntry("Copy", key: "y", .copy))
+    entries += pasteMenuEntries
     entries.append(MenuEntry("Tags…", key: "t", .tags))
     let allFavorite = items.allSatisfy(\.isFavorite)
     entries.append(MenuEntry(allFavorite ? "Unfavorite" : "Favorite", key: "f", .favorite(!allFavorite)))
@@ -95,6 +97,10 @@ extension AppState {
       guard let item = items.first, items.count == 1, !item.isFolder else { return [] }
       overlay = .prompt(PromptState(title: "Open with (a program name)", purpose: .openWith(item, d), editor: LineEditor("")))
       return []
+    case .copy:
+      return copyToClipboard(items, domain: d)
+    case .paste:
+      return pasteClipboard()
     case .custom(let id):
       return [.runAction(id, items, d)]
     case .download, .removeDownload, .keepDownloaded, .retry, .resolveConflict, .resolve:

@@ -215,6 +215,8 @@ public struct AppState: Sendable, Equatable {
   public var decorations: [DomainIdentifier: [DecorationStyle]] = [:]
   /// A remote file being made available to open (downloaded first): the status line says so.
   public var opening: Opening?
+  /// What `y` copied, for `p` to paste (AppState+Clipboard.swift).
+  public var clipboard: Clipboard?
 
   public init(width: Int, height: Int, start: FolderLocation, locations: [LocationEntry]) {
     self.width = width

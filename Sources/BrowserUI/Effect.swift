@@ -25,6 +25,9 @@ public enum Effect: Sendable, Equatable {
   /// List the folders of a folder for the Move To picker (folders first, so the app stops at the first file).
   case enumerateFolders(ticket: UInt64, FolderLocation)
   case move([Item], to: FolderLocation, DomainIdentifier)
+  /// Paste the clipboard's items (from their domain) into a folder, of the same domain or another:
+  /// a copy, an upload, a download, or both (BrowserApp+Paste.swift).
+  case paste([Item], from: DomainIdentifier, into: FolderLocation)
   case openWith(Item, program: String, DomainIdentifier)
   case quit
   // Remote items (the sync engine).

@@ -4,6 +4,7 @@ public enum Command: String, Sendable, CaseIterable {
   case open, parent, nextTab = "next-tab", previousTab = "previous-tab", browseTab = "browse-tab"
   case recentsTab = "recents-tab", sidebar, filter, sort, hidden, mark, help, quit, menu
   case rename, tags, favorite, delete, info, newFolder = "new-folder", refresh
+  case copy, paste
 
   public var help: String {
     switch self {
@@ -34,6 +35,8 @@ public enum Command: String, Sendable, CaseIterable {
     case .info: return "Info"
     case .newFolder: return "New folder…"
     case .refresh: return "Reload"
+    case .copy: return "Copy (to Folio's clipboard)"
+    case .paste: return "Paste into this folder"
     }
   }
 }
@@ -52,6 +55,7 @@ public struct KeyMap: Sendable, Equatable {
     .character(" "): .mark, .character("?"): .help, .character("q"): .quit, .character("m"): .menu, .menu: .menu,
     .character("r"): .rename, .character("t"): .tags, .character("f"): .favorite, .character("d"): .delete,
     .delete: .delete, .character("i"): .info, .character("n"): .newFolder, .control("r"): .refresh,
+    .character("y"): .copy, .character("p"): .paste,
   ])
 
   public func command(for key: KeyEvent) -> Command? { bindings[key] }

@@ -5,6 +5,8 @@ public enum MenuCommand: Sendable, Equatable {
   case open, openWith, info, rename, moveTo, tags, favorite(Bool), delete
   case restore, deleteNow, emptyTrash
   case newFolder
+  /// Folio's clipboard (AppState+Clipboard.swift): Copy takes the items, Paste puts them here.
+  case copy, paste
   case custom(ActionIdentifier)
   // Remote items.
   case download, removeDownload, keepDownloaded(Bool), retry

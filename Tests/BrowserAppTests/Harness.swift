@@ -61,12 +61,14 @@ final class Harness {
 
   init(
     provider: InMemoryProvider = InMemoryProvider(domain: .local), width: Int = 100, height: Int = 30,
-    openers: OpenerResolver = Harness.trueOpener, remote: RemoteHooks = .none
+    openers: OpenerResolver = Harness.trueOpener, remote: RemoteHooks = .none, more: [Domain] = []
   ) throws {
     self.provider = provider
     index = try WorkingSetIndex.inMemory()
     domain = Domain(identifier: .local, displayName: "Memory", provider: provider, localRoot: nil)
-    let registry = DomainRegistry(local: domain)
+    var registry = DomainRegistry(local: domain)
+    // Other locations after Memory (a local folder, for pastes across locations).
+    for d in more { try registry.add(d) }
     contentRoot = FileManager.default.temporaryDirectory.appendingPathComponent("folio-harness-\(UUID().uuidString)")
     engine = SyncEngine(registry: registry, index: index, contentRoot: contentRoot, cacheBudget: 1 << 30)
     services = AppServices(

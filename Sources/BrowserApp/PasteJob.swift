@@ -1,0 +1,221 @@
+import BrowserUI
+import Foundation
+import ProviderAPI
+import ProviderCore
+
+/// One Paste: the clipboard's items into a folder, run off the loop. What happens to each item
+/// depends on where it comes from and where it goes:
+///
+/// - the same location: the provider copies it (`ItemService.copy`; a provider that picks a free
+///   name does, else the collision is that item's error);
+/// - into a remote location: files are staged and their uploads journaled (`SyncEngine.put`), a
+///   remote file being downloaded first; the queue sends them and its events draw `↑ n%`;
+/// - into a local folder: files are written with `ContentStore.export` (never replacing: a taken
+///   name becomes "name 2"), a remote file being downloaded first;
+/// - folders, across locations: made on the other side, then their contents the same way, down
+///   to `maxDepth` levels and at most `maxEntries` entries per paste (the rest is counted, and
+///   said, not silently dropped).
+///
+/// Each item's failure is recorded and the others go on; `notAuthenticated` stops the paste so the
+/// sign-in prompt can run the rest again.
+struct PasteJob: Sendable {
+  static let maxDepth = 16
+  static let maxEntries = 1000
+  /// "name 2" … "name 99": a folder holding all of them is not a place to invent more.
+  static let maxNameTries = 99
+
+  let services: AppServices
+  let source: Domain
+  let target: Domain
+
+  /// A failure, with the location whose provider raised it (the one to sign in to).
+  struct Failure: Error {
+    var domain: DomainIdentifier
+    var error: ProviderError
+  }
+
+  struct Tally: Sendable {
+    var copied = 0
+    var uploads = 0
+    var written = 0
+    var folders = 0
+    var skipped = 0
+    /// Names (display-safe) and what went wrong.
+    var failures: [(name: String, error: ProviderError)] = []
+    var entries = 0
+  }
+
+  enum Outcome: Sendable {
+    case done(Tally)
+    /// A location asked for credentials: sign in, then paste `remaining` again.
+    case signIn(DomainIdentifier, ProviderError, remaining: [Item], Tally)
+  }
+
+  func run(_ items: [Item], into folder: FolderLocation) async -> Outcome {
+    var tally = Tally()
+    let parent: Item
+    do throws(Failure) {
+      parent = try await on(target) { () async throws(ProviderError) -> Item in try await target.provider.item(at: folder.path) }
+    } catch {
+      if error.error.code == .notAuthenticated { return .signIn(error.domain, error.error, remaining: items, tally) }
+      tally.failures.append((folder.name, error.error))
+      return .done(tally)
+    }
+    for (i, item) in items.enumerated() {
+      do throws(Failure) {
+        try await paste(item, into: parent, depth: 0, tally: &tally)
+      } catch {
+        if error.error.code == .notAuthenticated {
+          return .signIn(error.domain, error.error, remaining: Array(items[i...]), tally)
+        }
+        tally.failures.append((item.filename.displayString, error.error))
+      }
+    }
+    return .done(tally)
+  }
+
+  /// One item; a folder's children each fail on their own (only a sign-in stops everything).
+  private func paste(_ item: Item, into parent: Item, depth: Int, tally: inout Tally) async throws(Failure) {
+    guard tally.entries < Self.maxEntries else {
+      tally.skipped += 1
+      return
+    }
+    tally.entries += 1
+    if source.identifier == target.identifier {
+      _ = try await on(target) { () async throws(ProviderError) -> Item in
+        try await services.items.copy(item, to: parent, in: target)
+      }
+      tally.copied += 1
+      return
+    }
+    guard item.isFolder else {
+      try await transfer(item, into: parent, tally: &tally)
+      return
+    }
+    let name = try await freeName(item.filename, in: parent)
+    let made = try await on(target) { () async throws(ProviderError) -> Item in
+      try await services.items.makeFolder(named: name, in: parent, in: target)
+    }
+    tally.folders += 1
+    guard depth < Self.maxDepth else {
+      tally.failures.append(
+        (item.filename.displayString, ProviderError(.featureUnsupported, "its contents are more than \(Self.maxDepth) folders deep: not pasted")))
+      return
+    }
+    for child in try await children(of: item) {
+      do throws(Failure) {
+        try await paste(child, into: made, depth: depth + 1, tally: &tally)
+      } catch {
+        if error.error.code == .notAuthenticated { throw error }
+        tally.failures.append((child.filename.displayString, error.error))
+      }
+    }
+  }
+
+  /// A file across locations: read here (downloaded first when remote), then uploaded or written.
+  private func transfer(_ item: Item, into parent: Item, tally: inout Tally) async throws(Failure) {
+    guard item.path.isValidUTF8, parent.path.isValidUTF8 || !target.isLocal else {
+      throw Failure(
+        domain: source.identifier,
+        error: ProviderError(.featureUnsupported, "names that are not UTF-8 are only copied within one location"))
+    }
+    let content: URL
+    if source.isLocal {
+      content = URL(fileURLWithPath: item.path.lossyString)
+    } else {
+      guard let engine = services.sync else {
+        throw Failure(domain: source.identifier, error: ProviderError(.featureUnsupported, "\(source.displayName) has no sync engine to download from"))
+      }
+      content = try await on(source) { () async throws(ProviderError) -> URL in try await engine.materialize(item, in: source) }
+    }
+    let name = try await freeName(item.filename, in: parent)
+    if target.isLocal {
+      let destination = URL(fileURLWithPath: parent.path.appending(name).lossyString)
+      try await on(target) { () async throws(ProviderError) in try await ContentStore.export(content, to: destination) }
+      tally.written += 1
+    } else {
+      guard let engine = services.sync else {
+        throw Failure(domain: target.identifier, error: ProviderError(.featureUnsupported, "\(target.displayName) has no sync engine to upload with"))
+      }
+      _ = try await on(target) { () async throws(ProviderError) -> Int64 in
+        try await engine.put(ItemPath(content.path), as: name, into: parent, in: target)
+      }
+      tally.uploads += 1
+    }
+  }
+
+  /// `name`, else "name 2", "name 3", … (before the extension): the first one `parent` does not
+  /// hold. An upload queued but not sent yet is not seen here; the queue deals with that name.
+  private func freeName(_ name: ItemName, in parent: Item) async throws(Failure) -> ItemName {
+    for n in 1...Self.maxNameTries {
+      let candidate = n == 1 ? name : Self.numbered(name, n)
+      do throws(ProviderError) {
+        _ = try await target.provider.item(at: parent.path.appending(candidate))
+      } catch {
+        if error.code == .noSuchItem { return candidate }
+        throw Failure(domain: target.identifier, error: error)
+      }
+    }
+    throw Failure(
+      domain: target.identifier,
+      error: ProviderError(.filenameCollision, "\(parent.path.displayString) already holds \(name.displayString) and \(Self.maxNameTries - 1) numbered copies"))
+  }
+
+  /// "report.txt" → "report 2.txt"; "archive" → "archive 2"; ".profile" → ".profile 2".
+  static func numbered(_ name: ItemName, _ n: Int) -> ItemName {
+    var stem = name.bytes
+    var ext: [UInt8] = []
+    if let dot = stem.lastIndex(of: 0x2E), dot > 0 {
+      ext = Array(stem[dot...])
+      stem = Array(stem[..<dot])
+    }
+    return ItemName(bytes: stem + Array(" \(n)".utf8) + ext)
+  }
+
+  /// Every child of a folder of the source location, all pages, hidden ones too (a copy is whole).
+  private func children(of folder: Item) async throws(Failure) -> [Item] {
+    try await on(source) { () async throws(ProviderError) -> [Item] in
+      var all: [Item] = []
+      var page: Page? = nil
+      repeat {
+        let result = try await source.provider.enumerate(
+          EnumerationRequest(container: folder.identifier, includeHidden: true, suggestedPageSize: 500), page: page,
+          progress: { _ in })
+        all += result.items
+        page = result.nextPage
+      } while page != nil && all.count <= Self.maxEntries
+      return all
+    }
+  }
+
+  /// Runs `body`, naming the location whose provider failed.
+  private func on<T>(_ domain: Domain, _ body: () async throws(ProviderError) -> T) async throws(Failure) -> T {
+    do throws(ProviderError) {
+      return try await body()
+    } catch {
+      throw Failure(domain: domain.identifier, error: error)
+    }
+  }
+}
+
+extension PasteJob.Tally {
+  /// What was done, for the status line ("Queued 3 uploads, made 1 folder").
+  var summary: String {
+    var parts: [String] = []
+    func count(_ n: Int, _ one: String, _ many: String) -> String { "\(n) \(n == 1 ? one : many)" }
+    if copied > 0 { parts.append("copied \(count(copied, "item", "items"))") }
+    if written > 0 { parts.append("copied \(count(written, "file", "files")) here") }
+    if uploads > 0 { parts.append("queued \(count(uploads, "upload", "uploads"))") }
+    if folders > 0 { parts.append("made \(count(folders, "folder", "folders"))") }
+    if skipped > 0 { parts.append("left \(skipped) out (at most \(PasteJob.maxEntries) entries per paste)") }
+    guard let first = parts.first else { return "Nothing pasted" }
+    return ([first.prefix(1).uppercased() + first.dropFirst()] + parts.dropFirst()).joined(separator: ", ")
+  }
+
+  /// The first failure (escaped for the terminal) and how many more.
+  var failureText: String? {
+    guard let (name, error) = failures.first else { return nil }
+    let more = failures.count > 1 ? " (and \(failures.count - 1) more)" : ""
+    return "Could not paste \(name): \(TerminalText.escape(error.message))\(more)"
+  }
+}

@@ -1,0 +1,58 @@
+import ProviderAPI
+
+/// What `y` (Copy) took: the items and the location they belong to. Only the items are kept, not
+/// their bytes: Paste reads them when it runs, as Finder does, so a file edited after Copy is
+/// pasted as it is then.
+public struct Clipboard: Sendable, Equatable {
+  public var items: [Item]
+  public var domain: DomainIdentifier
+
+  public init(items: [Item], domain: DomainIdentifier) {
+    self.items = items
+    self.domain = domain
+  }
+}
+
+extension AppState {
+  /// Copy: the selection (the marked items, else the one under the cursor) goes to Folio's
+  /// clipboard. Nothing is read yet; the marks are cleared so the next Space starts afresh.
+  mutating func copyToClipboard(_ items: [Item], domain: DomainIdentifier) -> [Effect] {
+    guard !items.isEmpty else { return [] }
+    if tab == .browse, case .trash = browse.location {
+      message = StatusMessage("Restore it first: items in Recently Deleted cannot be copied", isError: true)
+      return []
+    }
+    clipboard = Clipboard(items: items, domain: domain)
+    if tab == .browse { browse.marked = [] }
+    let what = items.count == 1 ? "“\(items[0].filename.displayString)”" : "\(items.count) items"
+    message = StatusMessage("Copied \(what) — p pastes")
+    return []
+  }
+
+  /// Paste: the clipboard's items into the folder being browsed. Where they come from decides what
+  /// the app does (a copy in the provider, an upload, a download); the clipboard stays, so the same
+  /// items can be pasted again elsewhere.
+  mutating func pasteClipboard() -> [Effect] {
+    guard let clipboard, !clipboard.items.isEmpty else {
+      message = StatusMessage("Nothing to paste: y copies the selection first", isError: true)
+      return []
+    }
+    guard tab == .browse else {
+      message = StatusMessage("Cannot paste into Recents: open a folder first", isError: true)
+      return []
+    }
+    guard case .folder(let folder) = browse.location else {
+      message = StatusMessage("Cannot paste into Recently Deleted", isError: true)
+      return []
+    }
+    let n = clipboard.items.count
+    message = StatusMessage("Pasting \(n == 1 ? "“\(clipboard.items[0].filename.displayString)”" : "\(n) items")…")
+    return [.paste(clipboard.items, from: clipboard.domain, into: folder)]
+  }
+
+  /// "Paste" in the context menu: only in a folder, and only when there is something to paste.
+  var pasteMenuEntries: [MenuEntry] {
+    guard tab == .browse, case .folder = browse.location, let clipboard, !clipboard.items.isEmpty else { return [] }
+    return [MenuEntry("Paste", key: "p", .paste)]
+  }
+}

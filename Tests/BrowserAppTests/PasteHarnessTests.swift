@@ -1,0 +1,134 @@
+import BrowserApp
+import BrowserUI
+import Foundation
+import LocalProvider
+import ProviderAPI
+import ProviderCore
+import Testing
+import TestSupport
+
+/// Copy (`y`) and Paste (`p`) through the loop: within a folder on disk (the provider copies), from
+/// disk into the remote memory location (uploads journaled, then sent by the transfer queue), and
+/// back (downloaded, then written here).
+@MainActor
+@Suite struct PasteHarnessTests {
+  nonisolated static let disk = DomainIdentifier(unchecked: "disk")
+
+  /// A temporary folder shown as the location "Disk": `a.txt`, `Docs/`, `Folder/inner.txt`.
+  struct Disk {
+    let root: URL
+    let domain: Domain
+    var path: ItemPath { ItemPath(root.path) }
+    var location: FolderLocation { FolderLocation(domain: PasteHarnessTests.disk, identifier: nil, path: path, name: "Disk") }
+
+    init() throws {
+      root = FileManager.default.temporaryDirectory.appendingPathComponent("folio-paste-\(UUID().uuidString)")
+      try FileManager.default.createDirectory(at: root.appendingPathComponent("Docs"), withIntermediateDirectories: true)
+      try FileManager.default.createDirectory(at: root.appendingPathComponent("Folder"), withIntermediateDirectories: true)
+      try Data("alpha".utf8).write(to: root.appendingPathComponent("a.txt"))
+      try Data("inside".utf8).write(to: root.appendingPathComponent("Folder/inner.txt"))
+      let path = ItemPath(root.path)
+      domain = Domain(
+        identifier: PasteHarnessTests.disk, displayName: "Disk", provider: LocalProvider(domain: PasteHarnessTests.disk, root: path, displayName: "Disk"),
+        localRoot: path)
+    }
+
+    func bytes(_ relative: String) -> Data? { try? Data(contentsOf: root.appendingPathComponent(relative)) }
+    func remove() { try? FileManager.default.removeItem(at: root) }
+  }
+
+  @Test func aPasteInTheSameLocationIsTheProvidersCopy() async throws {
+    let disk = try Disk()
+    defer { disk.remove() }
+    let h = try Harness(more: [disk.domain])
+    try await h.startAndLoad(at: disk.location)
+    try await h.select("a.txt")
+    h.type(.character("y"))
+    try await h.waitForScreen(containing: "Copied “a.txt” — p pastes")
+    try await h.select("Docs")
+    h.type(.enter)
+    try await waitUntil("Docs, empty") { h.browsePath == disk.path.appending(ItemName("Docs")) }
+    try await h.waitForListing()
+    h.type(.character("p"))
+    try await waitUntil("the copy listed in Docs") { h.listedNames == ["a.txt"] }
+    try await h.waitForScreen(containing: "Copied 1 item")
+    #expect(disk.bytes("Docs/a.txt") == Data("alpha".utf8))
+    #expect(disk.bytes("a.txt") == Data("alpha".utf8), "a copy, not a move")
+    try await h.quit()
+  }
+
+  @Test func aPasteFromDiskIntoTheRemoteLocationQueuesUploadsThatReachTheProvider() async throws {
+    let disk = try Disk()
+    defer { disk.remove() }
+    let h = try Harness(more: [disk.domain])
+    _ = await Fixture.populate(h.provider)
+    try await h.startAndLoad(at: disk.location)
+    try await h.select("Folder")
+    h.type(.character(" "))
+    try await h.select("a.txt")
+    h.type(.character(" "), .character("y"))
+    try await h.waitForScreen(containing: "Copied 2 items — p pastes")
+    try await h.chooseInSidebar("Memory") {
+      if case .location(let l) = $0 { return l.domain == .local }
+      return false
+    }
+    try await waitUntil("the memory location") { h.browsePath == .root && h.listedNames == Fixture.topNames }
+    try await h.waitForListing()
+    h.type(.character("p"))
+    try await h.waitForScreen(containing: "Queued 2 uploads, made 1 folder")
+    // The queue sends them; the folder lists them once they are there.
+    try await waitUntil("both uploads on the provider") {
+      let a = try? await h.provider.item(at: ItemPath("/a.txt"))
+      let inner = try? await h.provider.item(at: ItemPath("/Folder/inner.txt"))
+      guard let a, let inner else { return false }
+      let aBytes = await h.provider.content(of: a.identifier)
+      let innerBytes = await h.provider.content(of: inner.identifier)
+      return aBytes == Data("alpha".utf8) && innerBytes == Data("inside".utf8)
+    }
+    try await waitUntil("the folder listing the pasted items") {
+      h.listedNames.contains("a.txt") && h.listedNames.contains("Folder")
+    }
+    try await h.quit()
+  }
+
+  @Test func aPasteFromTheRemoteLocationIntoDiskDownloadsAndNeverReplaces() async throws {
+    let disk = try Disk()
+    defer { disk.remove() }
+    try Data("mine".utf8).write(to: disk.root.appendingPathComponent("notes.txt"))
+    let h = try Harness(more: [disk.domain])
+    _ = await Fixture.populate(h.provider)
+    try await h.startAndLoad()
+    try await h.select("notes.txt")
+    h.type(.character("y"))
+    try await h.waitForScreen(containing: "Copied “notes.txt”")
+    try await h.chooseInSidebar("Disk") {
+      if case .location(let l) = $0 { return l.domain == disk.domain.identifier }
+      return false
+    }
+    try await waitUntil("Disk") { h.browsePath == disk.path }
+    try await h.waitForListing()
+    h.type(.character("p"))
+    try await waitUntil("the copy listed beside the file it did not replace") { h.listedNames.contains("notes 2.txt") }
+    try await h.waitForScreen(containing: "Copied 1 file here")
+    #expect(disk.bytes("notes.txt") == Data("mine".utf8))
+    #expect(disk.bytes("notes 2.txt") == Data("hello".utf8))
+    try await h.quit()
+  }
+
+  @Test func pasteIntoRecentlyDeletedIsRefusedWithoutAnyCall() async throws {
+    let h = try Harness()
+    _ = await Fixture.populate(h.provider)
+    try await h.startAndLoad()
+    try await h.select("notes.txt")
+    h.type(.character("y"))
+    try await h.chooseInSidebar("Recently Deleted") {
+      if case .trash = $0 { return true }
+      return false
+    }
+    try await waitUntil("Recently Deleted") { h.isInTrash }
+    try await h.waitForListing()
+    h.type(.character("p"))
+    try await h.waitForScreen(containing: "Cannot paste into Recently Deleted")
+    try await h.quit()
+  }
+}
