@@ -152,6 +152,27 @@ extension TerminalEndToEndTests {
       try term.expectTerminalRestored(exitStatus: 0)
     }
 
+    @Test("y on a local file, p in the remote location: the upload is queued and the server then has the bytes")
+    func copyPasteUploads() async throws {
+      let world = try await RemoteWorld()
+      try world.put("notes.txt", "notes")
+      try world.sandbox.file("report.txt", "from this computer\n")
+      let term = try TmuxTerminal(world.sandbox)
+      try term.wait(forAll: ["report.txt", "work (online)"])
+      try term.send("y")
+      try term.wait(for: "Copied “report.txt” — p pastes")
+      try term.send("b", "j", "Enter")  // the sidebar: This Computer, then work
+      try term.wait(until: "the remote root listed") { $0.listShows("notes.txt") && !$0.listShows("report.txt") }
+      try term.send("p")
+      try term.wait(for: "Queued 1 upload")
+      try TmuxTerminal.eventually("the server has the pasted bytes") {
+        try world.serverText("work:/report.txt") == "from this computer\n"
+      }
+      try term.wait(until: "the pasted file listed") { $0.listShows("report.txt") && $0.listShows("notes.txt") }
+      try term.send("q")
+      try term.expectTerminalRestored(exitStatus: 0)
+    }
+
     @Test("An upload over quota shows the ! badge and the recovery text in the status line and Info")
     func quotaExceededShowsTheBadgeAndWhatToDo() async throws {
       let world = try await RemoteWorld()
