@@ -115,6 +115,42 @@ import TestSupport
     try await h.quit()
   }
 
+  @Test func aSignedOutTargetAsksToSignInThenPastesWhatWasLeft() async throws {
+    let disk = try Disk()
+    defer { disk.remove() }
+    let team = DomainIdentifier(unchecked: "team")
+    let backing = InMemoryProvider(domain: team)
+    let auth = AuthenticatingProvider(backing: backing, user: "ana", secret: "pw")
+    try await auth.authenticate(Credentials(user: "ana", secret: "pw"))
+    let h = try Harness(more: [disk.domain, Domain(identifier: team, displayName: "Team", provider: auth, localRoot: nil)])
+    try await h.startAndLoad(at: disk.location)
+    try await h.select("a.txt")
+    h.type(.character("y"))
+    try await h.chooseInSidebar("Team") {
+      if case .location(let l) = $0 { return l.domain == team }
+      return false
+    }
+    try await waitUntil("Team, listed") { h.state.browse.location.domain == team }
+    try await h.waitForListing()
+    await auth.signOut()
+    h.type(.character("p"))
+    try await waitUntil("the sign-in prompt for Team") {
+      if case .auth(let a) = h.state.overlay { return a.domain == team }
+      return false
+    }
+    let early = try? await backing.item(at: ItemPath("/a.txt"))
+    #expect(early == nil, "nothing pasted before the sign-in")
+    h.type(text: "ana")
+    h.type(.enter)
+    h.type(text: "pw")
+    h.type(.enter)
+    try await waitUntil("the upload on the provider after the sign-in") {
+      guard let a = try? await backing.item(at: ItemPath("/a.txt")) else { return false }
+      return await backing.content(of: a.identifier) == Data("alpha".utf8)
+    }
+    try await h.quit()
+  }
+
   @Test func pasteIntoRecentlyDeletedIsRefusedWithoutAnyCall() async throws {
     let h = try Harness()
     _ = await Fixture.populate(h.provider)
