@@ -7,6 +7,13 @@ let strict: [SwiftSetting] = [
   .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
+/// Foundation's static archives, named: without `swift build --static-swift-stdlib`, `-static-stdlib`
+/// alone leaves CoreFoundation, ICU and the FoundationEssentials collections unresolved.
+let staticFoundation = [
+  "_FoundationICU", "CoreFoundation", "Foundation", "FoundationEssentials", "FoundationInternationalization",
+  "_FoundationCShims", "_FoundationCollections",
+].flatMap { ["-Xlinker", "-l\($0)"] }
+
 let package = Package(
   name: "Folio",
   platforms: [.macOS(.v14)],
@@ -102,7 +109,7 @@ let package = Package(
           [
             "-static-stdlib", "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
             "-Xlinker", "--no-export-dynamic",
-          ], .when(configuration: .release))
+          ] + staticFoundation, .when(configuration: .release))
       ]),
     .executableTarget(
       name: "folio-bench",
