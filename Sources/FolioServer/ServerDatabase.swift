@@ -96,6 +96,15 @@ struct ServerDatabase: Sendable {
           now, now,
         ])
     }
+    // Folders-first listings by date or size read one kind at a time (ItemStore+Listing): an
+    // index per kind and key, so neither kind is found by filtering the whole folder.
+    m.registerMigration("v2-kind-indexes") { db in
+      try db.execute(
+        sql: """
+          CREATE INDEX item_by_kind_date ON item(parent, is_folder, modified, id);
+          CREATE INDEX item_by_kind_size ON item(parent, is_folder, size, id);
+          """)
+    }
     return m
   }
 }

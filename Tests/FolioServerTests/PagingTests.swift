@@ -31,24 +31,32 @@ import Testing
     for (sort, order) in [("name", "asc"), ("name", "desc"), ("date", "asc"), ("date", "desc"), ("size", "desc")] {
       try await Self.checkPaging(ana, folder: folder.id, sort: sort, order: order)
     }
+    // Folders first: pages cross from the folders to the files (a page of 97 holds the three
+    // folders and the first files), in each key's order.
+    for (sort, order) in [("name", "asc"), ("date", "desc"), ("size", "asc")] {
+      try await Self.checkPaging(ana, folder: folder.id, sort: sort, order: order, foldersFirst: true)
+    }
   }
 
-  static func checkPaging(_ ana: TestClient, folder: String, sort: String, order: String) async throws {
-    let before = try await ana.allChildren(folder, query: "sort=\(sort)&order=\(order)&limit=1000")
+  static func checkPaging(
+    _ ana: TestClient, folder: String, sort: String, order: String, foldersFirst: Bool = false
+  ) async throws {
+    let kinds = foldersFirst ? "&foldersFirst=1" : ""
+    let before = try await ana.allChildren(folder, query: "sort=\(sort)&order=\(order)&limit=1000" + kinds)
     #expect(before.count >= 1053)
     var seen: [WireItem] = []
     var page: String? = nil
     var added = 0
     repeat {
       let p = try await ana.children(
-        folder, query: "sort=\(sort)&order=\(order)&limit=97" + (page.map { "&page=\(TestClient.encode($0))" } ?? ""))
+        folder, query: "sort=\(sort)&order=\(order)&limit=97" + kinds + (page.map { "&page=\(TestClient.encode($0))" } ?? ""))
       #expect(p.items.count <= 97)
       if let next = p.nextPage { #expect(next.utf8.count <= 500) }
       seen += p.items
       page = p.nextPage
       // Someone else adds items between pages: some sort before the cursor, some after.
-      _ = try await ana.upload("added-\(sort)-\(order)-\(added)", [UInt8](repeating: 1, count: added % 5), in: folder)
-      _ = try await ana.upload("0-first-\(sort)-\(order)-\(added)", [], in: folder)
+      _ = try await ana.upload("added-\(sort)-\(order)\(kinds)-\(added)", [UInt8](repeating: 1, count: added % 5), in: folder)
+      _ = try await ana.upload("0-first-\(sort)-\(order)\(kinds)-\(added)", [], in: folder)
       added += 1
     } while page != nil
     let ids = seen.map(\.id)
@@ -63,7 +71,10 @@ import Testing
       }
     }
     for (a, b) in zip(seen, seen.dropFirst()) {
-      let ordered = order == "asc" ? precedes(a, b) : precedes(b, a)
+      let aFolder = a.kind == "folder"
+      let bFolder = b.kind == "folder"
+      let ordered =
+        foldersFirst && aFolder != bFolder ? aFolder : order == "asc" ? precedes(a, b) : precedes(b, a)
       #expect(ordered, "\(sort) \(order): \(a.name) then \(b.name)")
       if !ordered { break }
     }
