@@ -44,6 +44,24 @@ import Testing
     #expect(Badge.of(after, transfer: nil) == .none)
   }
 
+  /// A new file's upload that ends in the folder on screen, where the listing has no row for it
+  /// yet, reads the folder again (it appears without a manual reload); one whose row is there
+  /// is updated in place.
+  @Test func aNewFileUploadedIntoTheVisibleFolderReloadsIt() {
+    var s = F.state()
+    var made = F.item("hello.txt", id: "i99", size: 6)
+    made.parentIdentifier = .root
+    let effects = s.reduce(.transferFinished(F.key("#upload-1"), .upload, transferID: 8, item: made))
+    #expect(effects.contains { if case .enumerate = $0 { true } else { false } })
+    var elsewhere = made
+    elsewhere.parentIdentifier = ItemIdentifier("i1")
+    var t = F.state()
+    #expect(t.reduce(.transferFinished(F.key("#upload-2"), .upload, transferID: 9, item: elsewhere)).isEmpty)
+    var existing = row(t, "Project plan.md")!
+    existing.isDownloaded = false
+    #expect(t.reduce(.transferFinished(F.key(existing.identifier.rawValue), .upload, transferID: 3, item: existing)).isEmpty)
+  }
+
   @Test func anUploadAnsweredWithAConflictShowsTheConflictBadge() {
     var s = F.state()
     var server = row(s, "Project plan.md")!
