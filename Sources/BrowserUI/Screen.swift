@@ -8,21 +8,36 @@ import ProviderAPI
 /// A cell may sit on another role's background: a tag's colored dot on a sidebar row, the
 /// favorite star on the selected row. `role` gives the foreground and emphasis, `background` (when
 /// set) the background, so the mark keeps its color and the row keeps its own.
+///
+/// The text is kept as plain bits (``CellText``), not a `String`: a cell holds no reference, so
+/// the 10,000 cells of a frame cost no reference counting to make, copy, compare or free.
 public struct Cell: Sendable, Hashable {
-  public var text: String
+  var storedText: CellText
   public var width: UInt8
   public var role: StyleRole
   /// The role whose background the cell takes; nil: `role`'s own.
   public var background: StyleRole?
 
+  public var text: String {
+    get { storedText.string }
+    set { storedText = CellText(newValue) }
+  }
+
+  /// The byte when the text is one ASCII character, for a backend to draw without a String.
+  public var asciiByte: UInt8? { storedText.asciiByte }
+
   public init(_ text: String, width: UInt8 = 1, role: StyleRole = .normal, background: StyleRole? = nil) {
-    self.text = text
+    self.init(storedText: CellText(text), width: width, role: role, background: background)
+  }
+
+  init(storedText: CellText, width: UInt8 = 1, role: StyleRole = .normal, background: StyleRole? = nil) {
+    self.storedText = storedText
     self.width = width
     self.role = role
     self.background = background == role ? nil : background
   }
 
-  public static let blank = Cell(" ")
+  public static let blank = Cell(storedText: .space)
   public var isContinuation: Bool { width == 0 }
 }
 
@@ -55,16 +70,16 @@ public struct Screen: Sendable, Equatable {
     let x1 = min(width, x + w)
     let y1 = min(height, y + h)
     guard x0 < x1, y0 < y1 else { return }
-    let blank = Cell(" ", role: role)
+    let blank = Cell(storedText: .space, role: role)
     cells.withUnsafeMutableBufferPointer { cells in
       for yy in y0..<y1 {
         let row = yy * width
         // Only the edges can cut a wide character in half: blank its other half there.
         if cells[row + x0].isContinuation, x0 > 0, cells[row + x0 - 1].width == 2 {
-          cells[row + x0 - 1] = Cell(" ", role: cells[row + x0 - 1].background ?? cells[row + x0 - 1].role)
+          cells[row + x0 - 1] = Cell(storedText: .space, role: cells[row + x0 - 1].background ?? cells[row + x0 - 1].role)
         }
         if x1 < width, cells[row + x1].isContinuation {
-          cells[row + x1] = Cell(" ", role: cells[row + x1].background ?? cells[row + x1].role)
+          cells[row + x1] = Cell(storedText: .space, role: cells[row + x1].background ?? cells[row + x1].role)
         }
         for xx in x0..<x1 { cells[row + xx] = blank }
       }
@@ -76,14 +91,14 @@ public struct Screen: Sendable, Equatable {
   private mutating func store(_ cell: Cell, x: Int, y: Int) {
     let row = y * width
     if cells[row + x].isContinuation, x > 0, cells[row + x - 1].width == 2 {
-      cells[row + x - 1] = Cell(" ", role: cells[row + x - 1].background ?? cells[row + x - 1].role)
+      cells[row + x - 1] = Cell(storedText: .space, role: cells[row + x - 1].background ?? cells[row + x - 1].role)
     }
     let end = x + (cell.width == 2 ? 2 : 1)
     if end < width, cells[row + end].isContinuation {
-      cells[row + end] = Cell(" ", role: cells[row + end].background ?? cells[row + end].role)
+      cells[row + end] = Cell(storedText: .space, role: cells[row + end].background ?? cells[row + end].role)
     }
     cells[row + x] = cell
-    if cell.width == 2 { cells[row + x + 1] = Cell("", width: 0, role: cell.role, background: cell.background) }
+    if cell.width == 2 { cells[row + x + 1] = Cell(storedText: .empty, width: 0, role: cell.role, background: cell.background) }
   }
 
   /// Control and bidi scalars escaped as `TerminalText` would: views sanitise names themselves,
@@ -157,6 +172,9 @@ public struct Screen: Sendable, Equatable {
     let limit = min(maxWidth ?? (width - x), width - max(0, x))
     guard limit > 0 else { return 0 }
     let ascii = ascii || asciiOnly
+    if let used = putPrintableASCII(text, x: x, y: y, limit: limit, role: role, background: background, ascii: ascii) {
+      return used
+    }
     let shown = ascii ? Self.asciiOnly(Self.neutralised(text)) : Self.neutralised(text)
     let fitted = DisplayWidth.truncate(shown, to: limit, ellipsis: ascii ? "~" : "…")
     var col = x
@@ -175,6 +193,36 @@ public struct Screen: Sendable, Equatable {
       col += w
     }
     return col - x
+  }
+
+  private static let ellipsis = CellText("…")
+  private static let asciiEllipsis = CellText(ascii: UInt8(ascii: "~"))
+
+  /// `put` for text of printable ASCII only (most names, every label), nil for any other: there a
+  /// byte is a character and a column, and nothing needs escaping, so the text is drawn straight
+  /// from its bytes, cut as `DisplayWidth.truncate` would cut it, with no grapheme breaking, width
+  /// lookups or a String per cell.
+  private mutating func putPrintableASCII(
+    _ text: String, x: Int, y: Int, limit: Int, role: StyleRole, background: StyleRole?, ascii: Bool
+  ) -> Int? {
+    var text = text
+    return text.withUTF8 { bytes -> Int? in
+      for b in bytes where b < 0x20 || b >= 0x7F { return nil }
+      let fits = bytes.count <= limit
+      // Too long: as many characters as leave a column for the ellipsis (only the ellipsis in one).
+      let shown = fits ? bytes.count : limit - 1
+      var col = x
+      for b in bytes.prefix(shown) {
+        if col >= 0 { store(Cell(storedText: CellText(ascii: b), role: role, background: background), x: col, y: y) }
+        col += 1
+      }
+      if !fits {
+        let e = ascii ? Self.asciiEllipsis : Self.ellipsis
+        if col >= 0 { store(Cell(storedText: e, role: role, background: background), x: col, y: y) }
+        col += 1
+      }
+      return col - x
+    }
   }
 
   /// The characters, one string per row (continuations skipped), for snapshots.

@@ -89,6 +89,10 @@ public final class NCursesTerminal: TerminalDevice {
     scrollok(window, false)
     curs_set(0)
     set_escdelay(25)
+    // No typeahead check: by default doupdate polls standard input before every few lines it
+    // writes and flushes what it has each time (a poll and a write(2) per changed row); a frame is
+    // small and drawn after the keys typed so far were taken, so it goes out whole, in one write.
+    typeahead(-1)
     appearances = RoleAppearances.allocate(theme: theme, colorMode: colorMode)
     var mouseOn = false
     if mouse {
@@ -165,6 +169,17 @@ public final class NCursesTerminal: TerminalDevice {
   /// the views put it; a control character that slipped through becomes `?`.
   private func draw(_ cell: Cell, x: Int, y: Int, columns: Int) {
     let appearance = appearances.appearance(of: cell.role, on: cell.background)
+    if cell.width == 1, let byte = cell.asciiByte, byte >= 0x20, byte < 0x7F {
+      // Printable ASCII, nearly every cell: one column wide for wcwidth too, no Glyph to build.
+      var cc = cchar_t()
+      var pair = appearance.pair
+      var chars: (wchar_t, wchar_t) = (wchar_t(byte), 0)
+      withUnsafePointer(to: &chars) {
+        $0.withMemoryRebound(to: wchar_t.self, capacity: 2) { _ = setcchar(&cc, $0, appearance.attributes, 0, &pair) }
+      }
+      _ = mvwadd_wch(window, Int32(y), Int32(x), &cc)
+      return
+    }
     var cellWidth = Int(cell.width)
     var glyph = Glyph(cell.text)
     if cellWidth == 2 && x + 1 >= columns {
