@@ -15,6 +15,11 @@ import ProviderAPI
 /// that differ from the hash — each is an error, and a file this download created is removed, so
 /// nothing partial is ever mistaken for content. Cancellation (the task is cancelled) removes it
 /// too. The file is fsynced before success is reported.
+///
+/// The hash and the durability stay on the transfer's path but off its critical thread: the
+/// buffers are hashed on a queue of their own (``StreamingDigest``) while the next ones are
+/// written, and writeback starts as the file grows (``FileWriteback``), so the final `fsync` has
+/// little left (docs/BENCHMARKS.md, "Remote storage").
 struct ContentDownload {
   let destination: URL
   let server: String
@@ -22,6 +27,9 @@ struct ContentDownload {
   var offset: Int64 = 0
   /// Truncate the file first (a whole-content download into a file that may hold older bytes).
   var truncate = true
+
+  /// How often progress is reported, in bytes.
+  static let progressStep: Int64 = 1 << 20
 
   /// Writes `body` and checks it.
   ///
@@ -46,8 +54,12 @@ struct ContentDownload {
         .ioError, "cannot write \(TerminalText.escape(destination.path)): \(String(cString: strerror(errno)))",
         underlying: errno)
     }
+    let digest = expectedSHA256 == nil ? nil : StreamingDigest()
+    let writeback = FileWriteback(fd: fd, start: offset)
     var closed = false
     func fail(_ error: ProviderError) -> ProviderError {
+      digest?.abandon()
+      writeback.finish()
       if !closed { close(fd) }
       closed = true
       if created { unlink(destination.path) }
@@ -56,8 +68,10 @@ struct ContentDownload {
     if truncate && ftruncate(fd, 0) != 0 {
       throw fail(ProviderError(.ioError, "cannot write \(TerminalText.escape(destination.path))", underlying: errno))
     }
-    var hasher = SHA256()
     var written: Int64 = 0
+    // Progress is reported every `progressStep` bytes, not per buffer (64 KiB or less): the
+    // callback may hop to an actor, and 16,000 hops per GiB would be paid on the receive loop.
+    var reported: Int64 = 0
     var position = offset
     progress(TransferProgress(completedBytes: 0, totalBytes: expectedLength))
     do {
@@ -78,7 +92,6 @@ struct ContentDownload {
             }
             done += n
           }
-          if expectedSHA256 != nil { hasher.update(bufferPointer: raw) }
           return true
         }
         guard ok else {
@@ -88,9 +101,14 @@ struct ContentDownload {
               .ioError, "cannot write \(TerminalText.escape(destination.path)): \(String(cString: strerror(code)))",
               underlying: code))
         }
+        await digest?.update(buffer)
         written += count
         position += count
-        progress(TransferProgress(completedBytes: written, totalBytes: expectedLength))
+        writeback.written(upTo: position)
+        if written - reported >= Self.progressStep || written == expectedLength {
+          reported = written
+          progress(TransferProgress(completedBytes: written, totalBytes: expectedLength))
+        }
       }
     } catch let error as ProviderError {
       throw error
@@ -109,12 +127,13 @@ struct ContentDownload {
       throw fail(
         ProviderError(.ioError, "the download from \(server) was cut short after \(written) of \(expectedLength) bytes"))
     }
-    if let expectedSHA256 {
-      let actual = FileDigest.hex(hasher.finalize())
+    if let expectedSHA256, let digest {
+      let actual = FileDigest.hex(await digest.finalize())
       guard actual == expectedSHA256.lowercased() else {
         throw fail(ProviderError(.ioError, "the bytes from \(server) do not match their SHA-256; nothing was kept"))
       }
     }
+    writeback.finish()
     if fsync(fd) != 0 {
       throw fail(ProviderError(.ioError, "cannot write \(TerminalText.escape(destination.path))", underlying: errno))
     }
