@@ -114,7 +114,7 @@ public struct ServerRuntime: Sendable {
   ///
   /// `mallopt` is in <malloc.h>, which Swift's Glibc module does not include: it is looked up by
   /// name (M_MMAP_THRESHOLD is -3 in that header). Another libc simply has no such symbol.
-  static func pinMallocThreshold() {
+  public static func pinMallocThreshold() {
     #if canImport(Glibc)
       typealias MallOpt = @convention(c) (Int32, Int32) -> Int32
       guard let symbol = dlsym(nil, "mallopt") else { return }
