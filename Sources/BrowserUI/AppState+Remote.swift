@@ -41,11 +41,9 @@ extension AppState {
         // A new file's upload finished in the folder on screen but its row is not there (the
         // listing was read before the server had it, or while the content was not recorded yet):
         // read the folder again, so it appears, downloaded, without a manual reload.
-        if direction == .upload, let item, case .folder(let f) = browse.location, let folder = f.identifier,
-          item.parentIdentifier == folder, browse.list.index(of: item.identifier) == nil || browse.list.index(of: item.identifier)
-            .flatMap({ browse.list.item(at: $0) }).map({ !$0.isDownloaded }) == true
-        {
-          return reload(keeping: currentItem?.identifier)
+        if direction == .upload, let item, case .folder(let f) = browse.location, item.parentIdentifier == f.identifier {
+          let row = browse.list.index(of: item.identifier).flatMap { browse.list.item(at: $0) }
+          if row?.isDownloaded != true { return reload(keeping: currentItem?.identifier) }
         }
       }
       return []

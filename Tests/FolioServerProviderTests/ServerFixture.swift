@@ -67,20 +67,6 @@ func fileTemplate(_ name: String, in parent: ItemIdentifier = .root) -> ItemTemp
   ItemTemplate(parentIdentifier: parent, filename: ItemName(name), contentType: ContentType.forExtension(ItemName(name).pathExtension))
 }
 
-/// Runs `body`, failing with a timeout error after `seconds` (the test never hangs).
-func within<T: Sendable>(_ seconds: Double, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
-  try await withThrowingTaskGroup(of: T.self) { group in
-    group.addTask { try await body() }
-    group.addTask {
-      try await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
-      throw ProviderError(.serverUnreachable, "timed out after \(seconds) s")
-    }
-    let first = try await group.next()!
-    group.cancelAll()
-    return first
-  }
-}
-
 /// Every item of a folder, page by page.
 func listAll(_ provider: some Provider, _ container: ItemIdentifier, pageSize: Int = 200, sort: ItemSort = .default)
   async throws -> [Item]

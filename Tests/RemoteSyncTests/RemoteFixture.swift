@@ -150,20 +150,6 @@ func sha256(_ data: Data) throws -> String {
   return try DurableFile.digest(of: url).sha256
 }
 
-/// Runs `body`, failing after `seconds` instead of hanging the suite.
-func within<T: Sendable>(_ seconds: Double, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
-  try await withThrowingTaskGroup(of: T.self) { group in
-    group.addTask { try await body() }
-    group.addTask {
-      try await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
-      throw ProviderError(.serverUnreachable, "timed out after \(seconds) s")
-    }
-    let first = try await group.next()!
-    group.cancelAll()
-    return first
-  }
-}
-
 /// Waits for a sync event matching `condition`, up to `seconds`.
 func waitForEvent(
   _ hub: SyncEventHub, seconds: Double = 20, _ condition: @escaping @Sendable (SyncEvent) -> Bool

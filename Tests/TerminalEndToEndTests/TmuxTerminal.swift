@@ -279,6 +279,18 @@ struct Screen: CustomStringConvertible, Equatable {
 
   func contains(_ text: String) -> Bool { lines.contains { $0.contains(text) } }
 
+  /// The rows whose sidebar divider (the column of the first `│` on row 2) is broken, between the
+  /// tab bar and the status line: a name that moved the cursor or cleared part of the screen
+  /// breaks it.
+  var rowsWithBrokenDivider: [Int] {
+    guard lines.count > 2, let bar = lines[2].firstIndex(of: "│") else { return Array(lines.indices) }
+    let divider = lines[2].distance(from: lines[2].startIndex, to: bar)
+    return (1..<(lines.count - 1)).filter { row in
+      let line = lines[row]
+      return !(line.count > divider && line[line.index(line.startIndex, offsetBy: divider)] == "│")
+    }
+  }
+
   /// The rows between Browse's header (tabs, path bar, column titles) and the status line.
   var listRows: ArraySlice<String> { lines.count > 4 ? lines[3..<(lines.count - 1)] : [] }
 
