@@ -84,7 +84,7 @@ public final class BrowserApp {
       // it there without a hop through a wakeup task (Down answers faster).
       var wait = pending.isEmpty ? 15 : 0
       let quiet = Date().timeIntervalSince(lastActivity)
-      let idle = !isBusy && quiet > 0.1 && !(expectingPages && quiet < 2)
+      let idle = terminal.readKeyWaits && !isBusy && quiet > 0.1 && !(expectingPages && quiet < 2)
       if wait > 0 && !idle {
         let wakeup = self.wakeup
         if terminal.wakeWhenInputArrives({ Task { @MainActor in wakeup.signal() } }) {

@@ -63,8 +63,13 @@ public protocol TerminalDevice: AnyObject {
   /// without holding its thread — and the tasks it waits for can run meanwhile. Returns false
   /// when the device cannot tell (the loop then waits in `readKey` with a timeout).
   func wakeWhenInputArrives(_ wake: @escaping @Sendable () -> Void) -> Bool
+  /// True when `readKey` really waits up to its timeout. The idle loop blocks there; a device
+  /// that answers at once (a virtual terminal) would turn that into a busy loop on the main actor,
+  /// so the loop waits suspended instead.
+  var readKeyWaits: Bool { get }
 }
 
 extension TerminalDevice {
   public func wakeWhenInputArrives(_ wake: @escaping @Sendable () -> Void) -> Bool { false }
+  public var readKeyWaits: Bool { true }
 }

@@ -92,6 +92,10 @@ public final class VirtualTerminal: TerminalDevice {
 
   /// The next scripted key, or nil at once. While suspended nothing is read (as the real backend:
   /// the keys belong to the program that has the terminal); they stay queued for after resume.
+  /// `readKey` answers at once: the app loop waits for keys suspended (`wakeWhenInputArrives`),
+  /// never spinning on the main actor, which other tests' loops share.
+  public var readKeyWaits: Bool { false }
+
   public func readKey(timeoutMilliseconds: Int) -> KeyEvent? {
     reads += 1
     guard !isSuspended, head < queue.count else { return nil }
