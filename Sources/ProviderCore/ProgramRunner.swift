@@ -73,11 +73,19 @@ public enum ProgramRunner {
     posix_spawnattr_setsigdefault(&attributes, &allSignals)
     posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
     var pid: pid_t = 0
-    let rc: Int32
-    if environment != nil {
-      rc = posix_spawnp(&pid, cArgs[0]!, nil, &attributes, cArgs, cEnv)
-    } else {
-      rc = posix_spawnp(&pid, cArgs[0]!, nil, &attributes, cArgs, environ)
+    var rc: Int32 = 0
+    // ETXTBSY: the program file is still open for writing somewhere — a script saved a moment
+    // ago, or its write descriptor inherited by a child another thread forked before closing it.
+    // That lasts until the writer closes or that child execs: try again briefly (as Go's os/exec
+    // does) instead of failing the user's action.
+    for attempt in 0..<20 {
+      if environment != nil {
+        rc = posix_spawnp(&pid, cArgs[0]!, nil, &attributes, cArgs, cEnv)
+      } else {
+        rc = posix_spawnp(&pid, cArgs[0]!, nil, &attributes, cArgs, environ)
+      }
+      guard rc == ETXTBSY, attempt < 19 else { break }
+      usleep(UInt32(5_000 * (attempt + 1)))
     }
     if rc != 0 {
       let name = TerminalText.escape(bytes: argv[0])
