@@ -15,16 +15,20 @@ struct HarnessTimeout: Error, CustomStringConvertible {
 
 /// Waits until `condition` holds, checking it between turns of the main actor. The condition is
 /// the oracle; the timeout is only a generous bound so a broken app fails instead of hanging.
+/// The bound is wide (60 s) because CI runs every suite at once on two shared cores, where a
+/// folder of three files once took longer than 20 s to list; `explain` says what was seen instead.
 @MainActor
 func waitUntil(
-  _ what: String, timeout: Duration = .seconds(20), sourceLocation: SourceLocation = #_sourceLocation,
+  _ what: String, timeout: Duration = .seconds(60), sourceLocation: SourceLocation = #_sourceLocation,
+  explain: () -> String = { "" },
   _ condition: () async throws -> Bool
 ) async throws {
   let clock = ContinuousClock()
   let deadline = clock.now + timeout
   while try await !condition() {
     if clock.now >= deadline {
-      Issue.record("timed out waiting for \(what)", sourceLocation: sourceLocation)
+      let seen = explain()
+      Issue.record("timed out waiting for \(what)\(seen.isEmpty ? "" : "; seen: \(seen)")", sourceLocation: sourceLocation)
       throw HarnessError.timeout(what)
     }
     await Task.yield()
@@ -168,7 +172,13 @@ final class Harness {
 
   /// Waits until the Browse list finished loading, and a screen showing that was presented.
   func waitForListing(sourceLocation: SourceLocation = #_sourceLocation) async throws {
-    try await waitUntil("the folder to load", sourceLocation: sourceLocation) {
+    try await waitUntil(
+      "the folder to load", sourceLocation: sourceLocation,
+      explain: {
+        "loading \(state.browse.isLoading), total \(state.browse.list.total.map(String.init) ?? "nil"), "
+          + "keys pending \(terminal.pendingKeys), suspended \(terminal.isSuspended), status “\(terminal.statusLine)”"
+      }
+    ) {
       !state.browse.isLoading && state.browse.list.total != nil && terminal.pendingKeys == 0
         && !terminal.statusLine.contains("loading")
     }

@@ -176,6 +176,9 @@ import WorkingSetIndex
     h.type(.enter)
     // The opener has the terminal between suspend and resume; keys typed meanwhile wait.
     h.type(.tab)
+    // Recents can list the item before the opener returns (the content cache records the copy
+    // it made for the opener in the working set), so wait for the opener first.
+    try await waitUntil("the opener to return") { h.terminal.count(of: .resume) == 1 && !h.terminal.isSuspended }
     try await waitUntil("Recents listing notes.txt") {
       h.state.tab == .recents && h.state.recents.rows.map(\.item.identifier) == [f.notes.identifier]
     }
