@@ -141,6 +141,9 @@ public struct ItemTemplate: Sendable, Equatable {
   public var lastUsedDate: Date?
   public var tags: [String]
   public var favoriteRank: UInt64?
+  /// Size and hash of the `contents` file given with this template, when the caller knows them
+  /// (see ``ContentDigest``); nil otherwise, and never derived from an existing item.
+  public var contentDigest: ContentDigest?
 
   public init(
     identifier: ItemIdentifier? = nil, parentIdentifier: ItemIdentifier, filename: ItemName,

@@ -74,6 +74,9 @@ public struct ContentStore: Sendable {
     public var url: URL
     public var size: Int64
     public var sha256: String
+
+    /// What the provider is told of the bytes it is given (it need not hash them again).
+    public var digest: ContentDigest { ContentDigest(size: size, sha256: sha256) }
   }
 
   /// Copies `source` into the store (copy, fsync, rename, fsync the folder) before anything is

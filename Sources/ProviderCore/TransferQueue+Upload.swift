@@ -52,9 +52,10 @@ extension TransferQueue {
     var name = wanted
     var parentID = parent
     for bounce in 2...50 {
-      let template = ItemTemplate(
+      var template = ItemTemplate(
         parentIdentifier: parentID, filename: name, contentType: ContentType.forExtension(name.pathExtension),
         contentModificationDate: clock())
+      template.contentDigest = staged.digest
       do throws(ProviderError) {
         let item = try await provider.createItem(template, fields: [.contents, .filename], contents: staged.url, options: [])
         try index.updateTransfer(t.id, at: clock()) { row in
@@ -150,10 +151,11 @@ extension TransferQueue {
     }
     let indexed = try index.item(domain: t.domain, identifier: t.identifier)
     do throws(ProviderError) {
-      let template: ItemTemplate
+      var template: ItemTemplate
       if let indexed { template = ItemTemplate(indexed.item()) } else {
         template = ItemTemplate(try await provider.item(for: t.identifier))
       }
+      template.contentDigest = staged.digest
       let item = try await provider.modifyItem(template, baseVersion: base, changedFields: .contents, contents: staged.url)
       if let conflict = item.uploadingError, conflict.code == .localVersionConflictingWithServer {
         return try await keptAsCopy(t, item, copy: conflict.existingItem, staged, provider: provider)

@@ -57,6 +57,35 @@ struct FolioServerProviderContentTests {
     #expect(try Data(contentsOf: emptyCopy).isEmpty)
   }
 
+  /// A caller's digest (the sync engine's staged snapshot) is sent as it is, so the file is read
+  /// once; a digest that does not describe the bytes is refused by the server, which stores nothing.
+  @Test func aGivenDigestIsUsedAndAWrongOneStoresNothing() async throws {
+    let fx = try await ServerFixture()
+    let ana = fx.provider()
+    let source = try temporaryFile(300_000, seed: 11)
+    var good = fileTemplate("given.bin")
+    good.contentDigest = ContentDigest(size: 300_000, sha256: try sha256(of: source).uppercased())
+    let item = try await ana.createItem(good, fields: [], contents: source, options: [])
+    #expect(item.documentSize == 300_000)
+    let copy = temporaryURL()
+    _ = try await ana.fetchContents(item.identifier, version: nil, to: copy, progress: { _ in })
+    #expect(try sha256(of: copy) == (try sha256(of: source)))
+
+    var wrong = fileTemplate("wrong.bin")
+    wrong.contentDigest = ContentDigest(size: 300_000, sha256: String(repeating: "0", count: 64))
+    let refused = await #expect(throws: ProviderError.self) {
+      try await ana.createItem(wrong, fields: [], contents: source, options: [])
+    }
+    #expect(refused != nil)
+    var replaced = ItemTemplate(item)
+    replaced.contentDigest = ContentDigest(size: 300_000, sha256: String(repeating: "1", count: 64))
+    _ = await #expect(throws: ProviderError.self) {
+      try await ana.modifyItem(replaced, baseVersion: item.version, changedFields: .contents, contents: try temporaryFile(300_000, seed: 12))
+    }
+    #expect(try await listAll(ana, .root).map(\.filename.displayString) == ["given.bin"])
+    #expect(try await ana.item(for: item.identifier).version == item.version)
+  }
+
   /// F05: half the body, then the connection closes. An error, and no file.
   @Test func aTruncatedDownloadFailsAndLeavesNoFile() async throws {
     let fx = try await ServerFixture(faults: true)
