@@ -52,6 +52,8 @@ extension BrowserApp {
             container = id
           } else {
             container = try await domain.provider.item(at: f.path).identifier
+            // The state names its folders by identifier where it can (uploads go into one).
+            self.send(.folderResolved(ticket: ticket, container))
           }
         }
         guard self.state.browse.ticket == ticket else {
@@ -224,7 +226,7 @@ extension BrowserApp {
           self.send(.operationFailed(error))
         }
       }
-    case .download, .removeDownload, .keepDownloaded, .retryTransfers, .resolveConflict, .checkLocations:
+    case .download, .removeDownload, .keepDownloaded, .retryTransfers, .resolveConflict, .checkLocations, .checkUploads:
       performRemote(effect)
     default:
       break

@@ -228,6 +228,16 @@ extension BrowserApp {
       }
     case .checkLocations(let domains):
       checkLocations(domains)
+    case .checkUploads(let d, let ids):
+      // Off the loop; a journal that cannot be read says nothing is gone.
+      let index = services.index
+      Task.detached {
+        guard let pending = try? index.pendingTransfers(domain: d) else { return }
+        let held = Set(pending.map(\.id))
+        let gone = ids.filter { !held.contains($0) }
+        guard !gone.isEmpty else { return }
+        await MainActor.run { self.send(.uploadsGone(d, transferIDs: gone)) }
+      }
     default:
       break
     }

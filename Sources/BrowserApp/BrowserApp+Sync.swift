@@ -88,7 +88,14 @@ extension BrowserApp {
   static func state(_ a: TransferActivity, _ phase: TransferState.Phase, error: ProviderError? = nil) -> TransferState {
     TransferState(
       id: a.transferID, direction: a.direction == .download ? .download : .upload, phase: phase,
-      completedBytes: a.completedBytes, totalBytes: a.totalBytes, error: error, name: a.name?.displayString)
+      completedBytes: a.completedBytes, totalBytes: a.totalBytes, error: error, name: a.name?.displayString,
+      newFile: newFile(parent: a.parentIdentifier, name: a.name))
+  }
+
+  /// A create's destination (its folder lists it while it uploads); nil for any other transfer.
+  nonisolated static func newFile(parent: ItemIdentifier?, name: ItemName?) -> TransferState.NewFile? {
+    guard let parent, let name else { return nil }
+    return TransferState.NewFile(parent: parent, name: name)
   }
 
   /// "syncing N" for a location, read from the journal off the loop. Several events in a row

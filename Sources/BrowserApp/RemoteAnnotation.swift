@@ -71,7 +71,8 @@ enum RemoteAnnotation {
         ItemKey(domain, t.identifier),
         TransferState(
           id: t.id, direction: t.direction == .download ? .download : .upload, phase: phase, completedBytes: t.bytesDone,
-          totalBytes: t.bytesTotal, error: error, name: t.name?.displayString)
+          totalBytes: t.bytesTotal, error: error, name: t.name?.displayString,
+          newFile: t.isCreate ? BrowserApp.newFile(parent: t.parentIdentifier, name: t.name) : nil)
       )
     }
   }

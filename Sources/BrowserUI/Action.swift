@@ -46,4 +46,9 @@ public enum Action: Sendable {
   case opening(Opening?)
   /// Something the sync engine wants a person to know (a conflict kept both versions).
   case notice(StatusMessage)
+  /// The folder of this enumeration, reached by its path, has this identifier (its new files'
+  /// uploads name their folder by identifier).
+  case folderResolved(ticket: UInt64, ItemIdentifier)
+  /// These transfers of a location are no longer in the journal (finished or dropped elsewhere).
+  case uploadsGone(DomainIdentifier, transferIDs: [Int64])
 }

@@ -87,6 +87,11 @@ extension AppState {
       return tab == .browse ? reload(keeping: currentItem?.identifier) : []
     case .mark:
       guard tab == .browse, let item = currentItem else { return [] }
+      // A new file not on the server yet takes no operation a mark is for.
+      if isPendingUpload(item) {
+        refusePendingUpload(item)
+        return []
+      }
       if browse.marked.contains(item.identifier) {
         browse.marked.remove(item.identifier)
       } else {
@@ -121,6 +126,10 @@ extension AppState {
   mutating func openCurrent() -> [Effect] {
     guard let item = currentItem else { return [] }
     let domain = currentDomain
+    if tab == .browse, isPendingUpload(item) {
+      refusePendingUpload(item)
+      return []
+    }
     if tab == .browse, case .trash = browse.location {
       message = StatusMessage("Restore it first (m, then Restore)")
       return []
@@ -148,7 +157,7 @@ extension AppState {
       // Keep the filter; move on the filtered rows.
       let item = currentItem
       browse.filter = nil
-      if let item, let i = browse.list.index(of: item.identifier) { browse.cursor = i }
+      if let item, let i = browseIndex(of: item.identifier) { browse.cursor = i }
       scrollToCursor()
       return requestVisiblePages()
     case .backspace:

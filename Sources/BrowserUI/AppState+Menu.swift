@@ -23,6 +23,11 @@ extension AppState {
       }
       return []
     }
+    if tab == .browse, items.contains(where: isPendingUpload) {
+      let title = items.count > 1 ? "\(items.count) items" : title(items) + " (not uploaded yet)"
+      overlay = .menu(MenuState(title: title, entries: pendingUploadMenuEntries(items, domain: domain), items: items, domain: domain))
+      return []
+    }
     let single = items.count == 1
     entries.append(MenuEntry("Open", key: "enter", .open))
     if single && !items[0].isFolder { entries.append(MenuEntry("Open With…", key: "o", .openWith)) }
@@ -52,6 +57,10 @@ extension AppState {
     let items = givenItems ?? selection
     let d = givenDomain ?? currentDomain
     overlay = nil
+    if tab == .browse, !Self.appliesToPendingUploads(command), let pending = items.first(where: isPendingUpload) {
+      refusePendingUpload(pending)
+      return []
+    }
     switch command {
     case .open:
       if items.count == 1, items[0].isFolder { return openCurrent() }

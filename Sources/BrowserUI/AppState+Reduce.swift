@@ -29,8 +29,10 @@ extension AppState {
       browse.isLoading = !complete && browse.list.count > 0 && browse.list.total == nil
       browse.loading = nil
       if complete || browse.list.total != nil { browse.isLoading = false }
-      if let i = browse.pendingSelection.flatMap({ browse.list.index(of: $0) })
-        ?? browse.pendingSelectionPath.flatMap({ browse.list.index(ofPath: $0) })
+      // A listing of this ticket was asked for after the server had what arrived: it lists them.
+      dropArrivedUploads()
+      if let i = browse.pendingSelection.flatMap({ browseIndex(of: $0) })
+        ?? browse.pendingSelectionPath.flatMap({ browse.list.index(ofPath: $0).map { $0 + browse.uploads.count } })
       {
         browse.cursor = i
         browse.pendingSelection = nil
@@ -40,13 +42,13 @@ extension AppState {
       var effects: [Effect] = []
       if browse.pendingBottom, browse.filter == nil, let total = browse.list.total {
         browse.pendingBottom = false
-        browse.cursor = max(0, total - 1)
+        browse.cursor = max(0, browse.uploads.count + total - 1)
         scrollToCursor()
         effects = requestVisiblePages()
       }
       clampCursors()
       // Pages far from the cursor (answers to requests it has moved away from) are not kept.
-      if browse.filter == nil { browse.list.evict(around: browse.cursor, radius: keptPageRadius) }
+      if browse.filter == nil { browse.list.evict(around: listCursor, radius: keptPageRadius) }
       return effects
     case .loadRestarted(let t):
       guard t == browse.ticket else { return [] }
@@ -113,7 +115,7 @@ extension AppState {
     case .foldersLoaded, .foldersFailed:
       return reduceFolderPicker(action)
     case .transfer, .transferFinished, .locationStatus, .locationSyncing, .locationThrottled, .locationResumed,
-      .remoteItemsChanged, .declarationsLoaded, .opening, .notice:
+      .remoteItemsChanged, .declarationsLoaded, .opening, .notice, .folderResolved, .uploadsGone:
       return reduceRemote(action)
     }
   }
@@ -138,25 +140,34 @@ extension AppState {
   /// Recents, or the search results when a search is active.
   public var recentsRows: [IndexedRow] { recents.searchResults ?? recents.rows }
 
-  /// Rows of the Browse list, filtered when a filter is active (over the loaded rows).
-  public var browseCount: Int { filteredIndexes?.count ?? browse.list.count }
+  /// Rows of the Browse list, filtered when a filter is active (over the loaded rows): new files
+  /// on their way up first, then the provider's.
+  public var browseCount: Int { filteredIndexes?.count ?? browse.uploads.count + browse.list.count }
 
+  /// The filtered rows' indexes (upload rows first, then the provider's loaded rows).
   var filteredIndexes: [Int]? {
     guard let f = browse.filter, !f.isEmpty else { return nil }
     let needle = f.lowercased()
     var out: [Int] = []
+    for (i, row) in browse.uploads.enumerated() where row.item.filename.displayString.lowercased().contains(needle) {
+      out.append(i)
+    }
+    let u = browse.uploads.count
     for (p, items) in browse.list.pages.sorted(by: { $0.key < $1.key }) {
       for (i, item) in items.enumerated() where item.filename.displayString.lowercased().contains(needle) {
-        out.append(p * browse.list.pageSize + i)
+        out.append(u + p * browse.list.pageSize + i)
       }
     }
     return out
   }
 
   public func visibleBrowseItem(at row: Int) -> Item? {
-    if let idx = filteredIndexes { return idx[safe: row].flatMap { browse.list.item(at: $0) } }
-    return browse.list.item(at: row)
+    if let idx = filteredIndexes { return idx[safe: row].flatMap { browseRow($0) } }
+    return browseRow(row)
   }
+
+  /// The cursor as a row of the provider's listing (the upload rows above it left out).
+  var listCursor: Int { max(0, browse.cursor - browse.uploads.count) }
 
   /// The selection an operation applies to: the marked items, else the one under the cursor.
   var selection: [Item] {
@@ -181,7 +192,7 @@ extension AppState {
       .enumerate(
         ticket: browse.ticket, location: browse.location, sort: sort, includeHidden: showHidden,
         pageSize: browse.list.pageSize)
-    ]
+    ] + checkUploadsEffect()
   }
 
   mutating func reload(keeping id: ItemIdentifier?) -> [Effect] {
@@ -205,6 +216,8 @@ extension AppState {
     browse.pendingSelectionPath = nil
     browse.pendingBottom = false
     if case .folder(let f) = location { browse.pendingSelection = select ?? browse.cursorMemory[f.path] }
+    // The other folder's new files, if any; what arrived in the one left is listed there now.
+    browse.uploads = pendingUploadRows()
     return [.closeEnumeration(ticket: old)] + enumerateCurrent()
   }
 
@@ -256,10 +269,13 @@ extension AppState {
   /// Pages the viewport (and one screen beyond) needs; evicts far ones.
   mutating func requestVisiblePages() -> [Effect] {
     guard tab == .browse, browse.filter == nil else { return [] }
-    browse.list.evict(around: browse.cursor, radius: keptPageRadius)
+    browse.list.evict(around: listCursor, radius: keptPageRadius)
+    // The viewport in the provider's rows: the upload rows above them take no page.
+    let u = browse.uploads.count
+    let top = max(0, browse.top - u)
     let total = browse.list.total ?? (browse.list.count + browse.list.pageSize)
-    let upper = min(total, browse.top + 2 * listHeight)
-    guard let missing = browse.list.missingPages(for: browse.top..<max(browse.top, upper)) else { return [] }
+    let upper = min(total, browse.top + 2 * listHeight - u)
+    guard let missing = browse.list.missingPages(for: top..<max(top, upper)) else { return [] }
     return [.requestPages(ticket: browse.ticket, pages: missing)]
   }
 

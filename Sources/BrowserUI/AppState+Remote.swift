@@ -10,6 +10,8 @@ extension AppState {
       let before = transfers[key]
       transfers[key] = t
       if let t, before?.phase != t.phase { announce(t, key) }
+      // A new file's upload journaled (or gone): the folder it goes into lists it (or not).
+      if before?.newFile != t?.newFile, key.domain == browse.location.domain { refreshUploadRows() }
       return []
     case .transferFinished(let key, let direction, let id, let item):
       if transfers[key] == nil || transfers[key]?.id == id { transfers[key] = nil }
@@ -43,8 +45,15 @@ extension AppState {
         // read the folder again, so it appears, downloaded, without a manual reload.
         if direction == .upload, let item, case .folder(let f) = browse.location, item.parentIdentifier == f.identifier {
           let row = browse.list.index(of: item.identifier).flatMap { browse.list.item(at: $0) }
-          if row?.isDownloaded != true { return reload(keeping: currentItem?.identifier) }
+          if row?.isDownloaded != true {
+            // Its pending row, if shown, becomes the server's item in place until the reload
+            // lists it (then it is dropped there: never two rows).
+            arrive(transferID: id, as: item)
+            refreshUploadRows()
+            return reload(keeping: currentItem?.identifier)
+          }
         }
+        refreshUploadRows()
       }
       return []
     case .locationStatus(let d, let status):
@@ -84,6 +93,15 @@ extension AppState {
       return []
     case .notice(let m):
       message = m
+      return []
+    case .folderResolved(let t, let id):
+      guard t == browse.ticket, case .folder(var f) = browse.location, f.identifier == nil else { return [] }
+      f.identifier = id
+      browse.location = .folder(f)
+      refreshUploadRows()
+      return []
+    case .uploadsGone(let d, let ids):
+      forgetGoneUploads(ids, of: d)
       return []
     default:
       return []

@@ -127,13 +127,16 @@ public struct BrowseState: Sendable, Equatable {
   public var pendingSelectionPath: ItemPath?
   /// G on a list of unknown length: the cursor goes to the last row once the end is known.
   public var pendingBottom = false
+  /// New files on their way into this folder, listed above the provider's rows
+  /// (AppState+Uploads.swift).
+  public var uploads: [UploadRow] = []
 
   public static func == (a: BrowseState, b: BrowseState) -> Bool {
     a.location == b.location && a.list == b.list && a.ticket == b.ticket && a.cursor == b.cursor && a.top == b.top
       && a.marked == b.marked && a.filter == b.filter && a.loading == b.loading && a.isLoading == b.isLoading
       && a.error == b.error && a.back == b.back && a.cursorMemory == b.cursorMemory
       && a.pendingSelection == b.pendingSelection && a.pendingSelectionPath == b.pendingSelectionPath
-      && a.pendingBottom == b.pendingBottom && a.markedItems == b.markedItems
+      && a.pendingBottom == b.pendingBottom && a.markedItems == b.markedItems && a.uploads == b.uploads
   }
 }
 

@@ -62,9 +62,13 @@ public enum AppView {
           left = "\(spin) loading \(grouped(b.list.count))…"
         }
       } else {
-        let n = b.list.count
+        // What arrived counts as an item already (its reload has not listed it yet).
+        let arrived = b.uploads.filter(\.arrived).count
+        let n = b.list.count + arrived
         left = "\(grouped(n)) item\(n == 1 ? "" : "s")"
       }
+      let uploading = b.uploads.count - b.uploads.filter(\.arrived).count
+      if uploading > 0 { left += ", \(grouped(uploading)) to upload" }
       if !b.marked.isEmpty { left += ", \(b.marked.count) marked" }
     case .recents:
       let n = s.recentsRows.count

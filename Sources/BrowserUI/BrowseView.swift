@@ -49,7 +49,7 @@ enum BrowseView {
       if let r = error.recoverySuggestion { screen.put(" " + r, x: x, y: 4, maxWidth: width, role: .dim, ascii: s.ascii) }
       return
     }
-    if b.list.isEmpty && !b.isLoading && b.list.complete {
+    if b.list.isEmpty && b.uploads.isEmpty && !b.isLoading && b.list.complete {
       screen.put(" (empty folder)", x: x, y: 3, maxWidth: width, role: .dim, ascii: s.ascii)
       return
     }

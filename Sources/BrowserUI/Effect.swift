@@ -44,4 +44,7 @@ public enum Effect: Sendable, Equatable {
   case resolveConflict(Item, copy: ItemIdentifier?, ConflictResolution, DomainIdentifier)
   /// Ask the remote locations how they are (the sidebar's states).
   case checkLocations([DomainIdentifier])
+  /// Ask the journal which of these transfers it still holds (the rows of new files shown in the
+  /// folder); the gone ones come back as `.uploadsGone`.
+  case checkUploads(DomainIdentifier, transferIDs: [Int64])
 }

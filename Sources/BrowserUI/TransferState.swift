@@ -48,13 +48,27 @@ public struct TransferState: Sendable, Equatable {
   public var error: ProviderError?
   /// The file's name when the engine knows it (for messages), as shown (sanitised).
   public var name: String?
+  /// For the upload of a new file: where it goes, so that folder lists it before the server has it
+  /// (AppState+Uploads.swift). Nil for downloads and for new content of an existing item.
+  public var newFile: NewFile?
+
+  /// A new file's destination: its folder and its name (bytes, drawn only through `displayString`).
+  public struct NewFile: Sendable, Equatable {
+    public var parent: ItemIdentifier
+    public var name: ItemName
+    public init(parent: ItemIdentifier, name: ItemName) {
+      self.parent = parent
+      self.name = name
+    }
+  }
 
   public init(
     id: Int64, direction: Direction, phase: Phase, completedBytes: Int64 = 0, totalBytes: Int64? = nil,
-    error: ProviderError? = nil, name: String? = nil
+    error: ProviderError? = nil, name: String? = nil, newFile: NewFile? = nil
   ) {
     self.id = id
     self.name = name
+    self.newFile = newFile
     self.direction = direction
     self.phase = phase
     self.completedBytes = completedBytes

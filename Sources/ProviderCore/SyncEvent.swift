@@ -40,18 +40,22 @@ public struct TransferActivity: Sendable, Equatable {
   public var direction: Transfer.Direction
   /// The file's name when known (creates; downloads of indexed items), for messages.
   public var name: ItemName?
+  /// For a create: the folder the new file goes into, so a browser showing that folder can list
+  /// it before the server has it. Nil for content uploads and downloads.
+  public var parentIdentifier: ItemIdentifier?
   public var completedBytes: Int64
   public var totalBytes: Int64?
 
   public init(
     transferID: Int64, domain: DomainIdentifier, identifier: ItemIdentifier, direction: Transfer.Direction,
-    name: ItemName? = nil, completedBytes: Int64 = 0, totalBytes: Int64? = nil
+    name: ItemName? = nil, completedBytes: Int64 = 0, totalBytes: Int64? = nil, parentIdentifier: ItemIdentifier? = nil
   ) {
     self.transferID = transferID
     self.domain = domain
     self.identifier = identifier
     self.direction = direction
     self.name = name
+    self.parentIdentifier = parentIdentifier
     self.completedBytes = completedBytes
     self.totalBytes = totalBytes
   }
@@ -59,7 +63,7 @@ public struct TransferActivity: Sendable, Equatable {
   init(_ t: Transfer) {
     self.init(
       transferID: t.id, domain: t.domain, identifier: t.identifier, direction: t.direction, name: t.name,
-      completedBytes: t.bytesDone, totalBytes: t.bytesTotal)
+      completedBytes: t.bytesDone, totalBytes: t.bytesTotal, parentIdentifier: t.isCreate ? t.parentIdentifier : nil)
   }
 
   /// 0…100, or nil when the size is unknown.
