@@ -183,7 +183,7 @@ enum RemoteBench {
         t.curlUploads.append(transfer.seconds)
       }
       func viaFolio() throws {
-        let r = try child(["_remote-upload", url, source, "root", "folio-\(run).bin"], as: RemoteTransferBench.Result.self)
+        let r = try child(["_remote-upload", url, source, "root", "folio-\(run).bin", sha], as: RemoteTransferBench.Result.self)
         if let id = r.identifier { uploaded.append(id) }
         guard r.bytes == o.fileBytes else { throw BenchError("Folio's upload stored \(r.bytes) bytes") }
         t.folioUploads.append(r)

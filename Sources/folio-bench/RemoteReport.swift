@@ -55,7 +55,7 @@ struct RemoteReport {
     let before = (t.folioDownloads + t.folioUploads).map(\.rssBefore).max() ?? 0
     Swift.print("  folio's peak RSS before its transfer started (signed in): \(mib(before))")
     Swift.print(
-      "  sha256sum of the file: \(sec(t.sha256Seconds)) (curl's X-Folio-SHA256 header needs it; Folio's upload time includes its own)"
+      "  sha256sum of the file: \(sec(t.sha256Seconds)) (outside both clocks: curl's X-Folio-SHA256 header, and Folio's ContentDigest, as the sync engine's staged snapshot gives it)"
     )
 
     Swift.print("")

@@ -6,8 +6,10 @@ import ProviderAPI
 /// RSS (VmHWM) is the transfer's own: the provider's streaming is what the 64 MiB target is about.
 ///
 /// - download: `fetchContents` into a new file (streamed, counted, SHA-256 checked, fsynced);
-/// - upload: `createItem` of a new file (its SHA-256 read first — the protocol sends it as a
-///   header, before the body — then streamed from disk).
+/// - upload: `createItem` of a new file, streamed from disk, with its size and SHA-256 given in the
+///   template as the sync engine gives them (it hashed its staged snapshot while copying it; the
+///   protocol sends the hash as a header, before the body). curl is given the same hash, from
+///   the same `sha256sum` run, outside both clocks.
 ///
 /// The sign-in happens before the clock starts, as in RemoteListingBench.
 enum RemoteTransferBench {
@@ -33,12 +35,16 @@ enum RemoteTransferBench {
       seconds: seconds, bytes: item.documentSize ?? -1, identifier: nil, peakRSS: peakRSS(), rssBefore: before)
   }
 
-  static func upload(server: RemoteServer, file: String, parent: String, name: String) async throws -> Result {
+  static func upload(
+    server: RemoteServer, file: String, parent: String, name: String, sha256: String
+  ) async throws -> Result {
     let provider = try server.provider(user: RemoteServer.benchUser)
     _ = try await provider.item(for: .root, pathHint: nil)
     let before = peakRSS()
-    let template = ItemTemplate(
+    var template = ItemTemplate(
       parentIdentifier: ItemIdentifier(parent), filename: try ItemName.validated(name), contentType: .data)
+    let size = try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int64 ?? 0
+    template.contentDigest = ContentDigest(size: size, sha256: sha256)
     let t0 = now()
     let item = try await provider.createItem(
       template, fields: [], contents: URL(fileURLWithPath: file), options: [])

@@ -87,11 +87,12 @@ if args.first == "_remote-download", args.count == 4 {
   } catch { fail("\(error)") }
   exit(0)
 }
-if args.first == "_remote-upload", args.count == 5 {
+if args.first == "_remote-upload", args.count == 6 {
   do {
     emit(
       try await RemoteTransferBench.upload(
-        server: try RemoteServer.fromChild(url: args[1]), file: args[2], parent: args[3], name: args[4]))
+        server: try RemoteServer.fromChild(url: args[1]), file: args[2], parent: args[3], name: args[4],
+        sha256: args[5]))
   } catch { fail("\(error)") }
   exit(0)
 }
