@@ -65,6 +65,8 @@ import TestSupport
     try await h.startAndLoad(at: disk.location)
     try await h.select("Folder")
     h.type(.character(" "))
+    // Space marks and moves down: wait for it before moving from where the cursor then is.
+    try await waitUntil("Folder marked") { h.state.browse.marked.count == 1 && h.terminal.pendingKeys == 0 }
     try await h.select("a.txt")
     h.type(.character(" "), .character("y"))
     try await h.waitForScreen(containing: "Copied 2 items — p pastes")
@@ -112,6 +114,68 @@ import TestSupport
     try await h.waitForScreen(containing: "Copied 1 file here")
     #expect(disk.bytes("notes.txt") == Data("mine".utf8))
     #expect(disk.bytes("notes 2.txt") == Data("hello".utf8))
+    try await h.quit()
+  }
+
+  /// A remote folder into a local one: made here, its files downloaded and written inside.
+  @Test func aRemoteFolderPastedIntoDiskBringsItsFiles() async throws {
+    let disk = try Disk()
+    defer { disk.remove() }
+    let h = try Harness(more: [disk.domain])
+    _ = await Fixture.populate(h.provider)
+    try await h.startAndLoad()
+    try await h.select("Documents")
+    h.type(.character("y"))
+    try await h.waitForScreen(containing: "Copied “Documents”")
+    try await h.chooseInSidebar("Disk") {
+      if case .location(let l) = $0 { return l.domain == disk.domain.identifier }
+      return false
+    }
+    try await waitUntil("Disk") { h.browsePath == disk.path }
+    try await h.waitForListing()
+    h.type(.character("p"))
+    try await h.waitForScreen(containing: "Copied 1 file here, made 1 folder")
+    try await waitUntil("the folder listed") { h.listedNames.contains("Documents") }
+    #expect(disk.bytes("Documents/report.txt") == Data("q3".utf8))
+    try await h.quit()
+  }
+
+  /// One remote location into another: each file downloaded from the first, its upload queued to
+  /// the second; folders made there first.
+  @Test func aPasteBetweenTwoRemoteLocationsDownloadsThenUploads() async throws {
+    let team = DomainIdentifier(unchecked: "team")
+    let other = InMemoryProvider(domain: team)
+    let h = try Harness(more: [Domain(identifier: team, displayName: "Team", provider: other, localRoot: nil)])
+    _ = await Fixture.populate(h.provider)
+    try await h.startAndLoad()
+    try await h.select("Documents")
+    h.type(.character(" "))
+    try await waitUntil("Documents marked") { h.state.browse.marked.count == 1 && h.terminal.pendingKeys == 0 }
+    try await h.select("notes.txt")
+    h.type(.character(" "), .character("y"))
+    try await h.waitForScreen(containing: "Copied 2 items — p pastes")
+    try await h.chooseInSidebar("Team") {
+      if case .location(let l) = $0 { return l.domain == team }
+      return false
+    }
+    try await waitUntil("Team, listed") { h.state.browse.location.domain == team }
+    try await h.waitForListing()
+    h.type(.character("p"))
+    try await h.waitForScreen(containing: "Queued 2 uploads, made 1 folder")
+    try await waitUntil("both files on the other provider, byte for byte") {
+      guard let notes = try? await other.item(at: ItemPath("/notes.txt")),
+        let report = try? await other.item(at: ItemPath("/Documents/report.txt"))
+      else { return false }
+      let a = await other.content(of: notes.identifier)
+      let b = await other.content(of: report.identifier)
+      return a == Data("hello".utf8) && b == Data("q3".utf8)
+    }
+    try await waitUntil("the pasted items listed in Team") {
+      h.listedNames.contains("Documents") && h.listedNames.contains("notes.txt")
+    }
+    // The source is untouched: a copy, not a move.
+    let source = try await h.provider.item(at: ItemPath("/Documents/report.txt"))
+    #expect(await h.provider.content(of: source.identifier) == Data("q3".utf8))
     try await h.quit()
   }
 
