@@ -19,11 +19,17 @@ final class OpenFile: @unchecked Sendable {
 
   func read(at offset: Int64, count: Int) throws -> ByteBuffer {
     var buffer = ByteBufferAllocator().buffer(capacity: count)
+    try read(into: &buffer, at: offset, count: count)
+    return buffer
+  }
+
+  /// Reads into `buffer` after clearing it: its storage is reused when nothing else holds it.
+  func read(into buffer: inout ByteBuffer, at offset: Int64, count: Int) throws {
+    buffer.clear()
     let n = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: count) { ptr in
       let r = pread(fd, ptr.baseAddress, count, off_t(offset))
       return max(0, r)
     }
     if n == 0, count > 0 { throw ServerError(.serverError, "the content file is shorter than its record") }
-    return buffer
   }
 }

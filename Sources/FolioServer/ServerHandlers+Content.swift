@@ -143,11 +143,13 @@ extension ServerHandlers {
     let body = ResponseBody(contentLength: Int(total)) { writer in
       var offset = first
       var left = total
-      let chunk = 256 * 1024
+      var ring = ReadBufferRing()
       while left > 0 {
-        let n = Int(min(Int64(chunk), left))
-        let buffer = try file.read(at: offset, count: n)
+        let n = Int(min(Int64(ReadBufferRing.chunk), left))
+        var buffer = ring.take()
+        try file.read(into: &buffer, at: offset, count: n)
         if buffer.readableBytes == 0 { break }
+        ring.keep(buffer)
         try await writer.write(buffer)
         offset += Int64(buffer.readableBytes)
         left -= Int64(buffer.readableBytes)
