@@ -88,10 +88,14 @@ struct FolioContext: Sendable {
   }
 
   /// Resolves a command-line argument to its domain and item.
-  func resolve(_ argument: String) async throws(ProviderError) -> (Domain, Item) {
+  ///
+  /// - Parameter offline: When the server cannot be reached, the item as the index last saw it
+  ///   (put, open and get: work that is journaled, or served from the content cache).
+  func resolve(_ argument: String, offline: Bool = false) async throws(ProviderError) -> (Domain, Item) {
     let address = try ItemAddress.parse(RawArguments.bytes(of: argument), currentDirectory: ItemAddress.currentDirectory)
     let domain = try self.domain(for: address)
-    let item = try await items.item(at: path(for: address, in: domain), in: domain)
+    let path = path(for: address, in: domain)
+    let item = try await offline ? items.itemAllowingOffline(at: path, in: domain) : items.item(at: path, in: domain)
     return (domain, item)
   }
 

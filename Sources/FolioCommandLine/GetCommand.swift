@@ -22,7 +22,7 @@ struct GetCommand: AsyncParsableCommand {
   func run() async throws {
     try await runReporting { () async throws(ProviderError) in
       let context = try FolioContext.make()
-      let (domain, it) = try await context.resolve(item)
+      let (domain, it) = try await context.resolve(item, offline: true)
       guard !it.isFolder else { throw ProviderError(.invalidArgument, "\(it.path.displayString) is a folder") }
       let source: URL
       if domain.isLocal {

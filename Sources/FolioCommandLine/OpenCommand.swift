@@ -16,7 +16,7 @@ struct OpenCommand: AsyncParsableCommand {
   func run() async throws {
     try await runReporting { () async throws(ProviderError) in
       let context = try FolioContext.make()
-      let (domain, it) = try await context.resolve(item)
+      let (domain, it) = try await context.resolve(item, offline: true)
       // An opener gets a local path: a server location's file is downloaded first (or its cached
       // copy used), the opener gets that copy, and its edits are uploaded when it returns.
       let remote = domain.isLocal ? nil : try await RemoteOpen.materialize(it, in: domain, context: context)

@@ -28,7 +28,7 @@ struct PutCommand: AsyncParsableCommand {
   func run() async throws {
     try await runReporting { () async throws(ProviderError) in
       let context = try FolioContext.make()
-      let (domain, folder) = try await context.resolve(arguments.last!)
+      let (domain, folder) = try await context.resolve(arguments.last!, offline: true)
       if domain.isLocal {
         throw ProviderError(
           .featureUnsupported, "\(folder.path.displayString) is on this computer: copy with `folio cp` instead")

@@ -24,6 +24,25 @@ public struct ItemService: Sendable {
     return annotate([item], domain: domain.identifier).first ?? item
   }
 
+  /// The item at a path, or — when the provider cannot be reached — the item as this computer
+  /// last saw it: the index's row (the root folder needs none). For work that is journaled and
+  /// sent later: a put into a folder, opening the downloaded copy of a file and editing it. An
+  /// item the index does not know (or knows as deleted) is the provider's error.
+  public func itemAllowingOffline(at path: ItemPath, in domain: Domain) async throws(ProviderError) -> Item {
+    do throws(ProviderError) {
+      return try await item(at: path, in: domain)
+    } catch where error.code == .serverUnreachable && !domain.isLocal {
+      if path == .root {
+        return Item(
+          identifier: .root, parentIdentifier: .root, filename: ItemName(domain.displayName), path: .root,
+          contentType: .folder)
+      }
+      guard let known = try? index.item(domain: domain.identifier, path: path), !known.isTrashed, !known.isInsideTrash
+      else { throw error }
+      return known.item()
+    }
+  }
+
   /// Merges what the index owns into items a provider returned: tags (when the provider has none,
   /// e.g. a filesystem without user xattrs), favorite rank and last-used date. One read of the
   /// index for the whole page (`WorkingSetIndex.annotations`), whatever its size.

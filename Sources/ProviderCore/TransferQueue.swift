@@ -350,7 +350,13 @@ public actor TransferQueue {
       if t.direction == .download { _ = try? index.removeTransfer(t.id) }
       activity.completedBytes = t.bytesTotal ?? item.documentSize ?? 0
       activity.totalBytes = t.bytesTotal ?? item.documentSize
-      if drainCap != nil { completedInDrain.append(activity) }
+      if drainCap != nil {
+        // The report names the item the provider holds now: a create's new item, and the new item
+        // that keeps edits of an item deleted on the server (not the original, which is gone).
+        var done = activity
+        done.identifier = item.identifier
+        completedInDrain.append(done)
+      }
       events.send(.completed(activity, item: item))
       resumeWaiters(t.id, .success(item))
     case .failure(let error):

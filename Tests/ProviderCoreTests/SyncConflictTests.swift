@@ -112,8 +112,11 @@ import WorkingSetIndex
     let summary = try await f.engine.syncChanges(of: SyncFixture.cloud)
     #expect(summary.deleted == 0)
     #expect(try f.index.item(domain: SyncFixture.cloud, identifier: item.identifier) != nil)
-    #expect(await f.queue.drain().succeeded)
+    let report = await f.queue.drain()
+    #expect(report.succeeded)
     let recovered = try #require(try await f.children(of: folder.identifier).first)
+    // `folio sync` names what it uploaded from this: the new item, not the original that is gone.
+    #expect(report.completed.map(\.identifier) == [recovered.identifier])
     #expect(recovered.filename == ItemName("draft.txt"))
     #expect(await f.text(of: recovered.identifier) == "my edits")
     #expect(try f.index.conflicts().first?.reason == .remoteDeletion)
