@@ -67,6 +67,7 @@ final class Harness {
     provider: InMemoryProvider = InMemoryProvider(domain: .local), width: Int = 100, height: Int = 30,
     openers: OpenerResolver = Harness.trueOpener, remote: RemoteHooks = .none, more: [Domain] = []
   ) throws {
+    _ = Harness.locale
     self.provider = provider
     index = try WorkingSetIndex.inMemory()
     domain = Domain(identifier: .local, displayName: "Memory", provider: provider, localRoot: nil)
@@ -80,6 +81,11 @@ final class Harness {
       actions: ActionRunner(userActions: []), openers: openers, sync: engine, remote: remote)
     terminal = VirtualTerminal(width: width, height: height)
   }
+
+  /// A UTF-8 LC_CTYPE, as `folio` sets up at launch: without it wcwidth answers -1 for every
+  /// non-ASCII character, and a right-aligned message starting with “ lost its first column —
+  /// but only when no BrowserUITests snapshot had set the locale earlier in the same process.
+  static let locale: Void = { _ = DisplayWidth.setUp() }()
 
   /// A test that failed half way leaves no loop running behind it.
   deinit {
