@@ -87,6 +87,13 @@ enum ServerErrorMapping {
         return ProviderError(.ioError, "the file changed while it was being sent to \(server); nothing was stored")
       }
     }
+    if let io = error as? IOError {
+      // NIO's own text ("connection reset (error set): Connection refused (errno: 111)") names its
+      // internals; the system's words for the errno are what a person can act on.
+      let words = String(cString: strerror(io.errnoCode))
+      let said = words.prefix(1).lowercased() + words.dropFirst()
+      return ProviderError(.serverUnreachable, "cannot reach \(server): \(said)", underlying: io.errnoCode)
+    }
     let description = TerminalText.escape(oneLine(String(describing: error)))
     let typeName = String(reflecting: type(of: error))
     if typeName.contains("NIOSSL") || typeName.contains("TLS") {

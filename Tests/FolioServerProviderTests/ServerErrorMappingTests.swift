@@ -1,7 +1,7 @@
 import AsyncHTTPClient
-import NIOCore
 import FolioProtocol
 import Foundation
+import NIOCore
 import NIOHTTP1
 import ProviderAPI
 import Testing
@@ -66,6 +66,9 @@ struct ServerErrorMappingTests {
     #expect(ServerErrorMapping.transport(HTTPClientError.readTimeout, server: "s").code == .serverUnreachable)
     #expect(ServerErrorMapping.transport(HTTPClientError.remoteConnectionClosed, server: "s").code == .serverUnreachable)
     #expect(ServerErrorMapping.transport(HTTPClientError.cancelled, server: "s").code == .cancelled)
+    let refused = ServerErrorMapping.transport(IOError(errnoCode: ECONNREFUSED, reason: "connection reset (error set)"), server: "work")
+    #expect(refused.code == .serverUnreachable)
+    #expect(refused.message == "cannot reach work: connection refused")
     #expect(ServerErrorMapping.transport(CancellationError(), server: "s").code == .cancelled)
   }
 
