@@ -14,7 +14,8 @@ struct SyncCommand: AsyncParsableCommand {
     discussion: """
       Exits 0 when everything is done. Otherwise one line per location or transfer that did not
       finish says why and what to do (sign in, free space, check the network); those transfers
-      stay journaled and the next `folio sync` (or the browser) tries again.
+      stay journaled and the next `folio sync` (or the browser) tries again. A conflict this run
+      created (both versions kept) is named with where your version now is.
       """)
 
   @Flag(help: "Print JSON.") var json = false
@@ -41,10 +42,22 @@ struct SyncCommand: AsyncParsableCommand {
     var attempts: Int?
   }
 
+  /// A conflict this sync created: both versions are kept, and the person should know where.
+  struct ConflictJSON: Encodable {
+    var location: String
+    /// "staleBase" (changed here and elsewhere) or "remoteDeletion" (deleted elsewhere, edited here).
+    var reason: String
+    var original: String
+    var copy: String
+    /// Where this computer's version now is.
+    var copyPath: String?
+  }
+
   struct Output: Encodable {
     var locations: [DomainJSON]
     var completed: [TransferJSON]
     var unfinished: [TransferJSON]
+    var conflicts: [ConflictJSON]
   }
 
   func run() async throws {
@@ -74,6 +87,7 @@ struct SyncCommand: AsyncParsableCommand {
         if let e = d.error, !json { Console.err("\(domain.identifier): \(e)") }
         domains.append(d)
       }
+      let knownConflicts = Set(((try? context.index.conflicts()) ?? []).map { "\($0.domain.rawValue)/\($0.copy.rawValue)" })
       let progress = json ? nil : ProgressLine(engine.events)
       let report = await engine.queue.drain()
       await progress?.finish()
@@ -96,8 +110,16 @@ struct SyncCommand: AsyncParsableCommand {
           item: e.activity.identifier.rawValue, name: name(e.activity), state: e.state.rawValue, error: message,
           attempts: e.attempts)
       }
+      let newConflicts = ((try? context.index.conflicts()) ?? [])
+        .filter { !knownConflicts.contains("\($0.domain.rawValue)/\($0.copy.rawValue)") }
+      let conflicts = newConflicts.map { c in
+        ConflictJSON(
+          location: c.domain.rawValue, reason: c.reason.rawValue, original: c.original.rawValue, copy: c.copy.rawValue,
+          copyPath: (try? context.index.item(domain: c.domain, identifier: c.copy))?.path.displayString)
+      }
       if json {
-        Console.out(ItemJSON.encode(Output(locations: domains, completed: completed, unfinished: unfinished)))
+        Console.out(
+          ItemJSON.encode(Output(locations: domains, completed: completed, unfinished: unfinished, conflicts: conflicts)))
       } else {
         for t in completed {
           Console.out("\(t.direction == "upload" ? "uploaded" : "downloaded") \(t.location):\(t.name ?? t.item)")
@@ -107,6 +129,15 @@ struct SyncCommand: AsyncParsableCommand {
           let why = t.error ?? "not started (its location is not reachable)"
           let state = t.state == "failed" ? "failed" : t.state == "throttled" ? "waiting" : "will be retried"
           Console.err("\(what) \(state): \(why)")
+        }
+        for (c, j) in zip(newConflicts, conflicts) {
+          let copy = "\(j.location):\(j.copyPath ?? TerminalText.escape(j.copy))"
+          switch c.reason {
+          case .remoteDeletion:
+            Console.out("kept \(copy): your edits of an item deleted elsewhere, as a new item")
+          case .staleBase:
+            Console.out("conflict: changed here and elsewhere; your version is kept as \(copy) beside the other")
+          }
         }
       }
       if !report.succeeded { failed = true }

@@ -87,6 +87,9 @@ struct TwoMachinesTests {
     #expect(back.err.isEmpty, "\(back)")
     #expect(back.out.contains("uploaded work:d.txt"), "\(back)")
     #expect(back.out.contains("uploaded work:/a.txt"), "the recovered edit is named by its path: \(back)")
+    #expect(
+      back.out.contains("kept work:/a.txt: your edits of an item deleted elsewhere, as a new item"),
+      "the person is told where the edits went: \(back)")
     let expected = [
       "a.txt": aEditedOffline, "b-renamed.txt": original["b.txt"]!, "c.txt": cEditedByB, "d.txt": dNewOffline,
     ]
