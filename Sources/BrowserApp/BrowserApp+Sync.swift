@@ -31,7 +31,7 @@ extension BrowserApp {
           let pending = RemoteAnnotation.transfers(of: d, engine: engine)
           let count = pending.filter { $0.1.phase != .failed }.count
           await MainActor.run {
-            for (key, t) in pending { self.send(.transfer(key, t)) }
+            self.send(.transfersRestored(Dictionary(pending, uniquingKeysWith: { _, last in last })))
             self.send(.locationSyncing(d, count))
           }
         }
@@ -89,12 +89,15 @@ extension BrowserApp {
     TransferState(
       id: a.transferID, direction: a.direction == .download ? .download : .upload, phase: phase,
       completedBytes: a.completedBytes, totalBytes: a.totalBytes, error: error, name: a.name?.displayString,
-      newFile: newFile(parent: a.parentIdentifier, name: a.name))
+      newFile: newFile(a.identifier, parent: a.parentIdentifier, name: a.name))
   }
 
-  /// A create's destination (its folder lists it while it uploads); nil for any other transfer.
-  nonisolated static func newFile(parent: ItemIdentifier?, name: ItemName?) -> TransferState.NewFile? {
-    guard let parent, let name else { return nil }
+  /// A new file's destination (its folder lists it while it uploads); nil for any other transfer.
+  /// Only a placeholder identifier is a new file: edits that became a create (kept as a copy
+  /// after their item was deleted elsewhere) carry the real item's identifier, whose row is the
+  /// item itself, not a pending one.
+  nonisolated static func newFile(_ id: ItemIdentifier, parent: ItemIdentifier?, name: ItemName?) -> TransferState.NewFile? {
+    guard let parent, let name, id.rawValue.hasPrefix(TransferQueue.placeholderPrefix) else { return nil }
     return TransferState.NewFile(parent: parent, name: name)
   }
 

@@ -72,7 +72,7 @@ enum RemoteAnnotation {
         TransferState(
           id: t.id, direction: t.direction == .download ? .download : .upload, phase: phase, completedBytes: t.bytesDone,
           totalBytes: t.bytesTotal, error: error, name: t.name?.displayString,
-          newFile: t.isCreate ? BrowserApp.newFile(parent: t.parentIdentifier, name: t.name) : nil)
+          newFile: t.isCreate ? BrowserApp.newFile(t.identifier, parent: t.parentIdentifier, name: t.name) : nil)
       )
     }
   }

@@ -28,6 +28,9 @@ public enum Action: Sendable {
   // Remote locations: what the sync engine and the status checks report (AppState+Remote.swift).
   /// A transfer of an item changed (nil: it is over or gone).
   case transfer(ItemKey, TransferState?)
+  /// What the journal held at launch, in one action: thousands of queued files cost one refresh of
+  /// the pending rows, not one each.
+  case transfersRestored([ItemKey: TransferState])
   /// A transfer finished and was verified; `item` is the provider's item afterwards.
   case transferFinished(ItemKey, TransferState.Direction, transferID: Int64, item: Item?)
   /// A status check answered.

@@ -114,7 +114,7 @@ extension AppState {
       return reduceAuthentication(action)
     case .foldersLoaded, .foldersFailed:
       return reduceFolderPicker(action)
-    case .transfer, .transferFinished, .locationStatus, .locationSyncing, .locationThrottled, .locationResumed,
+    case .transfer, .transfersRestored, .transferFinished, .locationStatus, .locationSyncing, .locationThrottled, .locationResumed,
       .remoteItemsChanged, .declarationsLoaded, .opening, .notice, .folderResolved, .uploadsGone:
       return reduceRemote(action)
     }

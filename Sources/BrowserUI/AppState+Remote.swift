@@ -9,11 +9,26 @@ extension AppState {
     case .transfer(let key, let t):
       let before = transfers[key]
       transfers[key] = t
+      // The journal re-keyed this transfer (a create the server answered with other bytes is
+      // sent again as new content of the server's item): its old entry, a pending row perhaps,
+      // would otherwise linger until a reload.
+      if let t {
+        for (k, other) in transfers where k != key && k.domain == key.domain && other.id == t.id {
+          transfers[k] = nil
+          if other.newFile != nil, key.domain == browse.location.domain { refreshUploadRows() }
+        }
+      }
       if let t, before?.phase != t.phase { announce(t, key) }
       // A new file's upload journaled (or gone): the folder it goes into lists it (or not).
       if before?.newFile != t?.newFile, key.domain == browse.location.domain { refreshUploadRows() }
       return []
+    case .transfersRestored(let restored):
+      // The queue's own events are newer than the journal read: they win.
+      transfers.merge(restored) { current, _ in current }
+      if restored.values.contains(where: { $0.newFile != nil }) { refreshUploadRows() }
+      return []
     case .transferFinished(let key, let direction, let id, let item):
+      let hadRow = transfers[key]?.newFile != nil || browse.uploads.contains { $0.transferID == id }
       if transfers[key] == nil || transfers[key]?.id == id { transfers[key] = nil }
       if opening?.key == key, direction == .download { opening = nil }
       // The row shows what is true now: the content is here (downloaded, or uploaded from here),
@@ -43,17 +58,17 @@ extension AppState {
         // A new file's upload finished in the folder on screen but its row is not there (the
         // listing was read before the server had it, or while the content was not recorded yet):
         // read the folder again, so it appears, downloaded, without a manual reload.
-        if direction == .upload, let item, case .folder(let f) = browse.location, item.parentIdentifier == f.identifier {
-          let row = browse.list.index(of: item.identifier).flatMap { browse.list.item(at: $0) }
-          if row?.isDownloaded != true {
-            // Its pending row, if shown, becomes the server's item in place until the reload
-            // lists it (then it is dropped there: never two rows).
-            arrive(transferID: id, as: item)
-            refreshUploadRows()
-            return reload(keeping: currentItem?.identifier)
-          }
+        if direction == .upload, let item, case .folder(let f) = browse.location, item.parentIdentifier == f.identifier,
+          browse.list.index(of: item.identifier) == nil
+        {
+          // Its pending row, if shown, becomes the server's item in place until the reload
+          // lists it (then it is dropped there). Already listed (a reload that read the folder
+          // after the server had it): the pending row just goes, below.
+          arrive(transferID: id, as: item)
+          refreshUploadRows()
+          return reload(keeping: currentItem?.identifier)
         }
-        refreshUploadRows()
+        if hadRow { refreshUploadRows() }
       }
       return []
     case .locationStatus(let d, let status):

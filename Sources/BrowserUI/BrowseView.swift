@@ -45,8 +45,16 @@ enum BrowseView {
     // Rows 3 … height-2: as many as the reducer scrolls by (listHeight), so the cursor is always drawn.
     let h = max(0, s.height - 4)
     if let error = b.error, b.list.isEmpty {
-      screen.put(" " + TerminalText.escape(error.message), x: x, y: 3, maxWidth: width, role: .error, ascii: s.ascii)
-      if let r = error.recoverySuggestion { screen.put(" " + r, x: x, y: 4, maxWidth: width, role: .dim, ascii: s.ascii) }
+      // New files waiting to upload stay listed above the error: a listing fails (offline) just
+      // when they pile up, and the cursor and the status line count them.
+      let shown = b.filter == nil ? min(b.uploads.count, max(0, h - 2)) : 0
+      for i in 0..<shown {
+        drawListRow(s.visibleBrowseItem(at: i), index: i, s, g, &screen, x: x, y: 3 + i, width: width, columns: c)
+      }
+      screen.put(" " + TerminalText.escape(error.message), x: x, y: 3 + shown, maxWidth: width, role: .error, ascii: s.ascii)
+      if let r = error.recoverySuggestion {
+        screen.put(" " + r, x: x, y: 4 + shown, maxWidth: width, role: .dim, ascii: s.ascii)
+      }
       return
     }
     if b.list.isEmpty && b.uploads.isEmpty && !b.isLoading && b.list.complete {
@@ -60,17 +68,25 @@ enum BrowseView {
     for row in 0..<h {
       let index = b.top + row
       guard index < s.browseCount else { break }
-      let y = 3 + row
-      let selected = index == b.cursor && !s.sidebar.focused
-      guard let item = s.visibleBrowseItem(at: index) else {
-        screen.put("   " + g.ellipsis, x: x, y: y, maxWidth: width, role: .listDimmed, ascii: s.ascii)
-        continue
-      }
-      let marked = b.marked.contains(item.identifier)
-      let base: StyleRole = selected ? (marked ? .listSelectedMarked : .listSelected) : (marked ? .listMarked : .listRow)
-      screen.fill(x: x, y: y, width: width, height: 1, role: base)
-      drawRow(item, s, g, &screen, x: x, y: y, columns: c, base: base, selected: selected, marked: marked, trash: isTrash(b))
+      drawListRow(s.visibleBrowseItem(at: index), index: index, s, g, &screen, x: x, y: 3 + row, width: width, columns: c)
     }
+  }
+
+  /// One row of the list: `item` at row `index` (an ellipsis while its page is on its way).
+  static func drawListRow(
+    _ item: Item?, index: Int, _ s: AppState, _ g: Glyphs, _ screen: inout Screen, x: Int, y: Int, width: Int,
+    columns c: Columns
+  ) {
+    let b = s.browse
+    guard let item else {
+      screen.put("   " + g.ellipsis, x: x, y: y, maxWidth: width, role: .listDimmed, ascii: s.ascii)
+      return
+    }
+    let selected = index == b.cursor && !s.sidebar.focused
+    let marked = b.marked.contains(item.identifier)
+    let base: StyleRole = selected ? (marked ? .listSelectedMarked : .listSelected) : (marked ? .listMarked : .listRow)
+    screen.fill(x: x, y: y, width: width, height: 1, role: base)
+    drawRow(item, s, g, &screen, x: x, y: y, columns: c, base: base, selected: selected, marked: marked, trash: isTrash(b))
   }
 
   /// What follows a name: the transfer's percent (`42%` after the `↓` badge), the provider's

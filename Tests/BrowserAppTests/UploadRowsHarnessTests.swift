@@ -1,4 +1,4 @@
-import BrowserApp
+@testable import BrowserApp
 import BrowserUI
 import Foundation
 import ProviderAPI
@@ -158,5 +158,17 @@ import WorkingSetIndex
       h.state.browse.uploads.isEmpty && h.listedNames.filter { $0 == "queued.txt" }.count == 1
     }
     try await h.quit()
+  }
+}
+
+/// Which creates are new files (a pending row in their folder) and which are not.
+@Suite struct NewFileRuleTests {
+  @Test func onlyAPlaceholderIsANewFile() {
+    let name = ItemName("a.txt")
+    #expect(BrowserApp.newFile(ItemIdentifier("#upload-7"), parent: .root, name: name) != nil)
+    // Edits kept as a new item after a remote delete keep the item's own identifier: its row
+    // is the item, never a second, pending one.
+    #expect(BrowserApp.newFile(ItemIdentifier("i9"), parent: .root, name: name) == nil)
+    #expect(BrowserApp.newFile(ItemIdentifier("#upload-7"), parent: nil, name: name) == nil)
   }
 }
