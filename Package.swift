@@ -6,7 +6,7 @@ let strict: [SwiftSetting] = [
   .enableUpcomingFeature("ExistentialAny"),
   .enableUpcomingFeature("MemberImportVisibility"),
   // A section per function, so the release link can gather the code a launch runs (see `folio`).
-  .unsafeFlags(["-function-sections"], .when(configuration: .release)),
+  .unsafeFlags(["-Xfrontend", "-function-sections"], .when(configuration: .release)),
 ]
 
 /// Foundation's static archives, named: without `swift build --static-swift-stdlib`, `-static-stdlib`

@@ -87,7 +87,9 @@ struct SyncCommand: AsyncParsableCommand {
         if let e = d.error, !json { Console.err("\(domain.identifier): \(e)") }
         domains.append(d)
       }
-      let knownConflicts = Set(((try? context.index.conflicts()) ?? []).map { "\($0.domain.rawValue)/\($0.copy.rawValue)" })
+      // The index is this computer's: a conflict recorded in it while this ran (by this run, or a
+      // browser here at the same time) kept a version made here. Unreadable before: none named.
+      let knownConflicts = (try? context.index.conflicts()).map { Set($0.map { "\($0.domain.rawValue)/\($0.copy.rawValue)" }) }
       let progress = json ? nil : ProgressLine(engine.events)
       let report = await engine.queue.drain()
       await progress?.finish()
@@ -110,8 +112,9 @@ struct SyncCommand: AsyncParsableCommand {
           item: e.activity.identifier.rawValue, name: name(e.activity), state: e.state.rawValue, error: message,
           attempts: e.attempts)
       }
-      let newConflicts = ((try? context.index.conflicts()) ?? [])
-        .filter { !knownConflicts.contains("\($0.domain.rawValue)/\($0.copy.rawValue)") }
+      let newConflicts = knownConflicts.map { known in
+        ((try? context.index.conflicts()) ?? []).filter { !known.contains("\($0.domain.rawValue)/\($0.copy.rawValue)") }
+      } ?? []
       let conflicts = newConflicts.map { c in
         ConflictJSON(
           location: c.domain.rawValue, reason: c.reason.rawValue, original: c.original.rawValue, copy: c.copy.rawValue,

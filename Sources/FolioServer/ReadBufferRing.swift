@@ -7,11 +7,12 @@ import NIOCore
 /// which was ~45 % of the server's CPU while serving a large file (perf: `clear_page_erms` and
 /// page faults). By the time a buffer's turn comes again the channel has written it and let it go,
 /// so clearing it reuses its storage; when the channel still holds it, `ByteBuffer`'s copy-on-write
-/// gives a new one, as before. At most `count` × `chunk` bytes (2 MiB) per download, whatever
-/// its size (with 4, a profile still showed twice the page faults of 8).
+/// gives a new one, as before. At most `count` × `chunk` bytes (1 MiB) per download, whatever
+/// its size, so many slow clients do not hold much more than before (a ring of 8 halved the
+/// remaining page faults again, for twice the memory: not kept).
 struct ReadBufferRing {
   static let chunk = 256 * 1024
-  static let count = 8
+  static let count = 4
 
   private var buffers: [ByteBuffer] = []
   private var next = 0
