@@ -178,7 +178,12 @@ import WorkingSetIndex
     h.type(.tab)
     // Recents can list the item before the opener returns (the content cache records the copy
     // it made for the opener in the working set), so wait for the opener first.
-    try await waitUntil("the opener to return") { h.terminal.count(of: .resume) == 1 && !h.terminal.isSuspended }
+    try await waitUntil("the opener to return and the screen redrawn after it") {
+      guard h.terminal.count(of: .resume) == 1, !h.terminal.isSuspended,
+        let resumed = h.terminal.events.lastIndex(of: .resume)
+      else { return false }
+      return h.terminal.events[resumed...].contains(.present)
+    }
     try await waitUntil("Recents listing notes.txt") {
       h.state.tab == .recents && h.state.recents.rows.map(\.item.identifier) == [f.notes.identifier]
     }
