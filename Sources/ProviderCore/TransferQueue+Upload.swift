@@ -121,11 +121,19 @@ extension TransferQueue {
     if !Self.isPlaceholder(t.identifier) {
       // The bytes were edits of `t.identifier` that the server could not take as its content.
       let original = try? await provider.item(for: t.identifier)
+      // Deleted, or put in the trash: either way not where the edits could go.
+      let gone = original == nil || original?.isTrashed == true
       let conflict = SyncConflict(
         domain: t.domain, original: t.identifier, copy: item.identifier,
-        reason: original == nil ? .remoteDeletion : .staleBase, detected: clock())
+        reason: gone ? .remoteDeletion : .staleBase, detected: clock())
       try index.recordConflict(conflict)
-      if original == nil {
+      if gone, original != nil {
+        // In the trash with the server's bytes: the edits live on in the new item.
+        if let local = try store.localFile(domain: t.domain, identifier: t.identifier) {
+          try index.removeContent(domain: t.domain, identifier: t.identifier)
+          DurableFile.remove(local.url)
+        }
+      } else if original == nil {
         if let local = try store.localFile(domain: t.domain, identifier: t.identifier) {
           try index.removeContent(domain: t.domain, identifier: t.identifier)
           DurableFile.remove(local.url)
@@ -150,6 +158,15 @@ extension TransferQueue {
       throw ProviderError(.noSuchItem, "the staged copy of upload \(t.id) is gone; nothing can be sent")
     }
     let indexed = try index.item(domain: t.domain, identifier: t.identifier)
+    if let indexed, indexed.isTrashed || indexed.isInsideTrash {
+      // Put in the trash elsewhere while it had edits here: as for a delete (I3), the edits win
+      // and come back as a new item where it was; the trashed one stays restorable as it was.
+      // (Sent into the trashed item they would be out of sight, in Recently Deleted.)
+      let place = await Self.originalFolder(of: indexed, provider: provider)
+      try convertToCopy(t, parent: place, name: indexed.originalPath?.lastComponent ?? indexed.name)
+      guard let converted = try index.transfer(id: t.id) else { throw ProviderError.noSuchItem("transfer \(t.id)") }
+      return try await performCreate(converted, staged, provider: provider)
+    }
     do throws(ProviderError) {
       var template: ItemTemplate
       if let indexed { template = ItemTemplate(indexed.item()) } else {
@@ -180,6 +197,14 @@ extension TransferQueue {
     }
     guard let converted = try index.transfer(id: t.id) else { throw ProviderError.noSuchItem("transfer \(t.id)") }
     return try await performCreate(converted, staged, provider: provider)
+  }
+
+  /// The live folder a trashed item came from (the top of the location when that is gone too).
+  nonisolated static func originalFolder(of item: IndexedItem, provider: any Provider) async -> ItemIdentifier {
+    guard let original = item.originalPath, let found = try? await provider.item(at: original.parent), found.isFolder,
+      !found.isTrashed
+    else { return .root }
+    return found.identifier
   }
 
   /// Turns a content upload into the creation of a new item holding the same bytes.

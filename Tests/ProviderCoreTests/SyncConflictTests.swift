@@ -123,6 +123,28 @@ import WorkingSetIndex
     #expect(try f.index.item(domain: SyncFixture.cloud, identifier: item.identifier) == nil)
   }
 
+  /// Trashed elsewhere is deleted as far as edits here are concerned: they come back as a new
+  /// item where it was, never sent into the trashed one (out of sight in Recently Deleted).
+  @Test func editsOfAnItemTrashedElsewhereComeBackWhereItWas() async throws {
+    let f = try SyncFixture()
+    let folder = await f.memory.add(ItemName("Docs"), folder: true)
+    let item = await f.memory.add(ItemName("draft.txt"), in: folder.identifier, content: Data("base".utf8))
+    _ = try await f.engine.syncChanges(of: SyncFixture.cloud)
+    try await edit(f, item, "my edits")
+    var trashed = ItemTemplate(item)
+    trashed.parentIdentifier = .trash
+    _ = try await f.memory.modifyItem(trashed, baseVersion: item.version, changedFields: .parentItemIdentifier, contents: nil)
+    _ = try await f.engine.syncChanges(of: SyncFixture.cloud)
+    #expect(await f.queue.drain().succeeded)
+    let recovered = try #require(try await f.children(of: folder.identifier).first)
+    #expect(recovered.identifier != item.identifier && recovered.filename == ItemName("draft.txt"))
+    #expect(await f.text(of: recovered.identifier) == "my edits")
+    // The trashed item is as it was, restorable.
+    #expect(try await f.children(of: .trash).map(\.identifier) == [item.identifier])
+    #expect(await f.text(of: item.identifier) == "base")
+    #expect(try f.index.conflicts().map(\.reason) == [.remoteDeletion])
+  }
+
   @Test func resolvingKeepsMineTheirsOrBoth() async throws {
     for choice in ConflictChoice.allCases {
       let f = try SyncFixture()
