@@ -249,7 +249,8 @@ enum InfoRows {
       if let rec = e.recoverySuggestion { r.append(("Recovery", rec)) }
     }
     if item.version != .empty { r.append(("Version", item.version.displayString)) }
-    r.append(("Identifier", TerminalText.escape(item.identifier.rawValue)))
+    // A new file waiting to upload has only the queue's placeholder: the server names it later.
+    r.append(("Identifier", s.isPendingUpload(item) ? "none yet (not on the server)" : TerminalText.escape(item.identifier.rawValue)))
     return r
   }
 

@@ -101,6 +101,7 @@ import Testing
     }
     #expect(shown.identifier == pending.identifier)
     #expect(text(s).contains("upload failed: no"))
+    #expect(text(s).contains("none yet (not on the server)") && !text(s).contains("#upload-"))
   }
 
   /// Rename, Tags, Delete, Favorite, Copy, Open and marking would name an item the server
