@@ -25,6 +25,11 @@ extension AppState {
       return []
     case .pageLoaded(let t, let offset, let items, let total, let complete):
       guard t == browse.ticket else { return [] }
+      let replaced = browse.replaceOnFirstPage
+      if replaced {
+        browse.list = PagedList(pageSize: browse.list.pageSize)
+        browse.replaceOnFirstPage = false
+      }
       browse.list.store(offset: offset, items: items, total: total, isComplete: complete)
       browse.isLoading = !complete && browse.list.count > 0 && browse.list.total == nil
       browse.loading = nil
@@ -49,9 +54,12 @@ extension AppState {
       clampCursors()
       // Pages far from the cursor (answers to requests it has moved away from) are not kept.
       if browse.filter == nil { browse.list.evict(around: listCursor, radius: keptPageRadius) }
+      // The rows kept during a reload were replaced: the pages around the cursor, again.
+      if replaced && effects.isEmpty { effects = requestVisiblePages() }
       return effects
     case .loadRestarted(let t):
       guard t == browse.ticket else { return [] }
+      browse.replaceOnFirstPage = false
       browse.list = PagedList(pageSize: browse.list.pageSize)
       return requestVisiblePages()
     case .loadFailed(let t, let error):
@@ -64,6 +72,11 @@ extension AppState {
             browse.location.domain,
             retry: [.enumerate(ticket: t, location: browse.location, sort: sort, includeHidden: showHidden, pageSize: browse.list.pageSize)],
             reason: error.message))
+      }
+      if browse.replaceOnFirstPage {
+        // The reload failed: what was shown may be gone, so the error shows instead (as before).
+        browse.replaceOnFirstPage = false
+        browse.list = PagedList(pageSize: browse.list.pageSize)
       }
       browse.error = error
       browse.isLoading = false
@@ -181,10 +194,13 @@ extension AppState {
     return currentItem.map { [$0] } ?? []
   }
 
-  mutating func enumerateCurrent() -> [Effect] {
+  /// - Parameter keepingRows: the rows on screen stay until the new listing's first page (a
+  ///   reload of the same folder); otherwise the list starts empty (another folder, another sort).
+  mutating func enumerateCurrent(keepingRows: Bool = false) -> [Effect] {
     browse.ticket = nextTicket
     nextTicket += 1
-    browse.list = PagedList(pageSize: browse.list.pageSize)
+    browse.replaceOnFirstPage = keepingRows
+    if !keepingRows { browse.list = PagedList(pageSize: browse.list.pageSize) }
     browse.isLoading = true
     browse.loading = nil
     browse.error = nil
@@ -198,7 +214,8 @@ extension AppState {
   mutating func reload(keeping id: ItemIdentifier?) -> [Effect] {
     let old = browse.ticket
     browse.pendingSelection = id
-    return [.closeEnumeration(ticket: old)] + enumerateCurrent()
+    let keep = !browse.list.isEmpty && browse.error == nil
+    return [.closeEnumeration(ticket: old)] + enumerateCurrent(keepingRows: keep)
   }
 
   mutating func go(to location: BrowseLocation, select: ItemIdentifier? = nil, pushBack: Bool) -> [Effect] {

@@ -127,6 +127,10 @@ public struct BrowseState: Sendable, Equatable {
   public var pendingSelectionPath: ItemPath?
   /// G on a list of unknown length: the cursor goes to the last row once the end is known.
   public var pendingBottom = false
+  /// A reload of the folder on screen keeps showing its rows until the new listing's first page
+  /// comes, then replaces them: a remote folder reloads after every change and every finished
+  /// upload, and blanking it for a round trip each time made it flicker.
+  public var replaceOnFirstPage = false
   /// New files on their way into this folder, listed above the provider's rows
   /// (AppState+Uploads.swift).
   public var uploads: [UploadRow] = []

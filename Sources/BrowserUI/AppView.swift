@@ -49,6 +49,10 @@ public enum AppView {
       let b = s.browse
       if let f = b.filter {
         left = "/" + f + "  \(s.browseCount) matching"
+      } else if b.replaceOnFirstPage {
+        // A reload with the rows still shown: the count they had, and that it is being read again.
+        let n = b.list.count
+        left = "\(grouped(n)) item\(n == 1 ? "" : "s") \(g.spinner[s.spinnerPhase % g.spinner.count])"
       } else if b.isLoading || (b.list.total == nil && !b.list.complete && b.error == nil) {
         let spin = g.spinner[s.spinnerPhase % g.spinner.count]
         if let p = b.loading {
