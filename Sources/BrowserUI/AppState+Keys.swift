@@ -84,7 +84,7 @@ extension AppState {
     case .hidden:
       showHidden.toggle()
       message = StatusMessage(showHidden ? "Showing hidden files" : "Hiding hidden files")
-      return tab == .browse ? reload(keeping: currentItem?.identifier) : []
+      return tab == .browse ? reload(keeping: currentItem?.identifier, keepRows: false) : []
     case .mark:
       guard tab == .browse, let item = currentItem else { return [] }
       // A new file not on the server yet takes no operation a mark is for.

@@ -208,7 +208,7 @@ extension AppState {
         case .foldersFirst: sort.foldersFirst.toggle()
         }
         message = StatusMessage("Sorted by \(sort)")
-        return reload(keeping: currentItem?.identifier)
+        return reload(keeping: currentItem?.identifier, keepRows: false)
       default: break
       }
       return []

@@ -211,10 +211,14 @@ extension AppState {
     ] + checkUploadsEffect()
   }
 
-  mutating func reload(keeping id: ItemIdentifier?) -> [Effect] {
+  /// Reads the folder on screen again, the cursor back on `id` once it is listed.
+  ///
+  /// - Parameter keepRows: show the rows until the new first page replaces them (the same
+  ///   listing, refreshed); false when the listing itself changes (another sort, hidden files).
+  mutating func reload(keeping id: ItemIdentifier?, keepRows: Bool = true) -> [Effect] {
     let old = browse.ticket
     browse.pendingSelection = id
-    let keep = !browse.list.isEmpty && browse.error == nil
+    let keep = keepRows && !browse.list.isEmpty && browse.error == nil
     return [.closeEnumeration(ticket: old)] + enumerateCurrent(keepingRows: keep)
   }
 

@@ -49,7 +49,7 @@ public enum AppView {
       let b = s.browse
       if let f = b.filter {
         left = "/" + f + "  \(s.browseCount) matching"
-      } else if b.replaceOnFirstPage {
+      } else if b.replaceOnFirstPage && b.loading == nil {
         // A reload with the rows still shown: the count they had, and that it is being read again.
         let n = b.list.count
         left = "\(grouped(n)) item\(n == 1 ? "" : "s") \(g.spinner[s.spinnerPhase % g.spinner.count])"

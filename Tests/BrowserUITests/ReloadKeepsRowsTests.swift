@@ -52,3 +52,17 @@ import Testing
     #expect(!s.browse.replaceOnFirstPage)
   }
 }
+
+extension ReloadKeepsRowsTests {
+  /// Another order, or hidden files shown: the listing itself changes, so it starts empty (and
+  /// the status line can show the metadata progress of a big folder's sort by date).
+  @Test func anotherSortOrHiddenFilesStartEmpty() {
+    var s = F.state()
+    s.press(.character("."))
+    #expect(s.browse.list.isEmpty && !s.browse.replaceOnFirstPage)
+    var t = F.state()
+    t.press(.character("s"))
+    t.press(.down, .enter)
+    #expect(t.browse.list.isEmpty && !t.browse.replaceOnFirstPage, "\(t.message?.text ?? "")")
+  }
+}
