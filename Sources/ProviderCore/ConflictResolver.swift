@@ -39,7 +39,9 @@ extension SyncEngine {
   public func resolve(_ conflict: SyncConflict, _ choice: ConflictChoice) async throws(ProviderError) -> Item {
     let domain = try registry.require(conflict.domain)
     let provider = domain.provider
-    if provider.actionDeclarations.contains(where: { $0.identifier == choice.actionIdentifier }) {
+    // The provider's own resolution is for the copies it made (a stale base it kept); the copy of
+    // a remote deletion is an ordinary item this computer created, which it knows nothing about.
+    if conflict.reason == .staleBase, provider.actionDeclarations.contains(where: { $0.identifier == choice.actionIdentifier }) {
       try await provider.performAction(choice.actionIdentifier, on: [conflict.copy])
       try index.removeConflict(domain: conflict.domain, copy: conflict.copy)
       let kept = choice == .keepBoth ? conflict.copy : conflict.original
@@ -50,7 +52,10 @@ extension SyncEngine {
     let copy = try await provider.item(for: conflict.copy)
     let original: Item?
     do {
-      original = try await provider.item(for: conflict.original)
+      let found = try await provider.item(for: conflict.original)
+      // Put in the trash there while edited here: as deleted (keeping mine must not write into
+      // the trash); it stays restorable where it is.
+      original = found.isTrashed ? nil : found
     } catch where error.code == .noSuchItem {
       original = nil  // deleted there while edited here: the copy is all there is
     }

@@ -145,6 +145,36 @@ import WorkingSetIndex
     #expect(try f.index.conflicts().map(\.reason) == [.remoteDeletion])
   }
 
+  /// Resolving the edits of a trashed item: mine and both keep the recovered item live (never
+  /// writing into the trash); theirs accepts the trash (the copy goes there too, restorable).
+  @Test func resolvingTheEditsOfATrashedItem() async throws {
+    for choice in ConflictChoice.allCases {
+      let f = try SyncFixture()
+      let item = await f.memory.add(ItemName("draft.txt"), content: Data("base".utf8))
+      _ = try await f.engine.syncChanges(of: SyncFixture.cloud)
+      try await edit(f, item, "my edits")
+      var trashed = ItemTemplate(item)
+      trashed.parentIdentifier = .trash
+      _ = try await f.memory.modifyItem(trashed, baseVersion: item.version, changedFields: .parentItemIdentifier, contents: nil)
+      _ = try await f.engine.syncChanges(of: SyncFixture.cloud)
+      #expect(await f.queue.drain().succeeded)
+      let conflict = try #require(try f.index.conflicts().first)
+      let kept = try await f.engine.resolve(conflict, choice)
+      #expect(try f.index.conflicts().isEmpty)
+      let live = try await f.children()
+      let inTrash = Set(try await f.children(of: .trash).map(\.identifier))
+      #expect(inTrash.contains(item.identifier), "\(choice): the trashed original stays in the trash")
+      #expect(await f.text(of: item.identifier) == "base", "\(choice)")
+      switch choice {
+      case .keepMine, .keepBoth:
+        #expect(live.map(\.identifier) == [conflict.copy] && kept.identifier == conflict.copy, "\(choice)")
+        #expect(await f.text(of: conflict.copy) == "my edits")
+      case .keepTheirs:
+        #expect(live.isEmpty && inTrash.contains(conflict.copy))
+      }
+    }
+  }
+
   @Test func resolvingKeepsMineTheirsOrBoth() async throws {
     for choice in ConflictChoice.allCases {
       let f = try SyncFixture()
