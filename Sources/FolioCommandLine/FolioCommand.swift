@@ -19,7 +19,8 @@ public struct FolioCommand: AsyncParsableCommand {
       BrowseCommand.self, ListCommand.self, InfoCommand.self, OpenCommand.self, RecentsCommand.self, SearchCommand.self,
       TagCommand.self, FavoriteCommand.self, RenameCommand.self, MoveCommand.self, CopyCommand.self,
       MakeFolderCommand.self, RemoveCommand.self, TrashCommand.self, ActionsCommand.self, ActionCommand.self, ServeCommand.self, DomainCommand.self, DemoCommand.self,
-      GetCommand.self, PutCommand.self, SyncCommand.self, PinCommand.self, EvictCommand.self,
+      GetCommand.self, PutCommand.self, SyncCommand.self, PinCommand.self, EvictCommand.self, ConflictsCommand.self,
+      ResolveCommand.self,
     ],
     defaultSubcommand: BrowseCommand.self)
 

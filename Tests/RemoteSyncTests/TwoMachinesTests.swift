@@ -101,6 +101,18 @@ struct TwoMachinesTests {
     for (name, data) in expected { #expect(try aCopies[name].map(sha256) == (try sha256(data)), "A's \(name)") }
     let conflicts = try a.index().conflicts(domain: RemoteServer.work)
     #expect(conflicts.map(\.reason) == [.remoteDeletion], "the recovery is recorded as a conflict: \(conflicts)")
+    // The command line lists it and settles it, as the browser's Resolve Conflict… does: keeping
+    // mine changes nothing on the server (the edits already are the live a.txt).
+    let listed = try await a.run(["conflicts"])
+    #expect(listed.status == 0 && listed.out.contains("deleted elsewhere, edited here  yours: work:/a.txt"), "\(listed)")
+    let resolved = try await a.run(["resolve", "work:/a.txt", "--keep", "mine"])
+    #expect(resolved.status == 0 && resolved.out.contains("kept mine: work:/a.txt"), "\(resolved)")
+    #expect(try a.index().conflicts(domain: RemoteServer.work).isEmpty)
+    let none = try await a.run(["conflicts", "--json"])
+    let parsed = try JSONSerialization.jsonObject(with: Data(none.out.utf8)) as? [Any]
+    #expect(none.status == 0 && parsed?.isEmpty == true, "\(none)")
+    let notOne = try await a.run(["resolve", "work:/d.txt", "--keep", "theirs"])
+    #expect(notOne.status == 1 && notOne.err.contains("is not part of a conflict"), "\(notOne)")
 
     // 5. B syncs and sees d and A's kept edit.
     try await b.expectSync()
