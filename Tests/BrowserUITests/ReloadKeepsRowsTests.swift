@@ -4,7 +4,7 @@ import Testing
 
 @testable import BrowserUI
 
-/// A reload of the folder on screen (a change signal, a finished upload, Ctrl-L) keeps the rows
+/// A reload of the folder on screen (a change signal, a finished upload, Ctrl-R) keeps the rows
 /// shown until the new listing's first page comes: a remote folder reloads often, and blanking it
 /// for a round trip each time made it flicker.
 @Suite struct ReloadKeepsRowsTests {
