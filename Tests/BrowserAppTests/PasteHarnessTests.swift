@@ -103,12 +103,7 @@ import TestSupport
     try await h.select("notes.txt")
     h.type(.character("y"))
     try await h.waitForScreen(containing: "Copied “notes.txt”")
-    try await h.chooseInSidebar("Disk") {
-      if case .location(let l) = $0 { return l.domain == disk.domain.identifier }
-      return false
-    }
-    try await waitUntil("Disk") { h.browsePath == disk.path }
-    try await h.waitForListing()
+    try await h.openLocation("Disk", disk.domain.identifier)
     h.type(.character("p"))
     try await waitUntil("the copy listed beside the file it did not replace") { h.listedNames.contains("notes 2.txt") }
     try await h.waitForScreen(containing: "Copied 1 file here")
@@ -127,12 +122,7 @@ import TestSupport
     try await h.select("Documents")
     h.type(.character("y"))
     try await h.waitForScreen(containing: "Copied “Documents”")
-    try await h.chooseInSidebar("Disk") {
-      if case .location(let l) = $0 { return l.domain == disk.domain.identifier }
-      return false
-    }
-    try await waitUntil("Disk") { h.browsePath == disk.path }
-    try await h.waitForListing()
+    try await h.openLocation("Disk", disk.domain.identifier)
     h.type(.character("p"))
     try await h.waitForScreen(containing: "Copied 1 file here, made 1 folder")
     try await waitUntil("the folder listed") { h.listedNames.contains("Documents") }
@@ -154,12 +144,7 @@ import TestSupport
     try await h.select("notes.txt")
     h.type(.character(" "), .character("y"))
     try await h.waitForScreen(containing: "Copied 2 items — p pastes")
-    try await h.chooseInSidebar("Team") {
-      if case .location(let l) = $0 { return l.domain == team }
-      return false
-    }
-    try await waitUntil("Team, listed") { h.state.browse.location.domain == team }
-    try await h.waitForListing()
+    try await h.openLocation("Team", team)
     h.type(.character("p"))
     try await h.waitForScreen(containing: "Queued 2 uploads, made 1 folder")
     try await waitUntil("both files on the other provider, byte for byte") {
@@ -190,12 +175,7 @@ import TestSupport
     try await h.startAndLoad(at: disk.location)
     try await h.select("a.txt")
     h.type(.character("y"))
-    try await h.chooseInSidebar("Team") {
-      if case .location(let l) = $0 { return l.domain == team }
-      return false
-    }
-    try await waitUntil("Team, listed") { h.state.browse.location.domain == team }
-    try await h.waitForListing()
+    try await h.openLocation("Team", team)
     await auth.signOut()
     h.type(.character("p"))
     try await waitUntil("the sign-in prompt for Team") {
@@ -230,5 +210,17 @@ import TestSupport
     h.type(.character("p"))
     try await h.waitForScreen(containing: "Cannot paste into Recently Deleted")
     try await h.quit()
+  }
+}
+
+extension Harness {
+  /// Chooses the location `name` in the sidebar and waits until its top folder is listed.
+  func openLocation(_ name: String, _ domain: DomainIdentifier, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    try await chooseInSidebar(name, sourceLocation: sourceLocation) {
+      if case .location(let l) = $0 { return l.domain == domain }
+      return false
+    }
+    try await waitUntil("\(name), listed", sourceLocation: sourceLocation) { state.browse.location.domain == domain }
+    try await waitForListing(sourceLocation: sourceLocation)
   }
 }

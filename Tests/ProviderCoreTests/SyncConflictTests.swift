@@ -17,6 +17,14 @@ import WorkingSetIndex
     return try await f.engine.noticeEdits(item, in: f.domain)
   }
 
+  /// Another client puts `item` in the trash; this one then reads the change.
+  func trashElsewhere(_ f: SyncFixture, _ item: Item) async throws {
+    var trashed = ItemTemplate(item)
+    trashed.parentIdentifier = .trash
+    _ = try await f.memory.modifyItem(trashed, baseVersion: item.version, changedFields: .parentItemIdentifier, contents: nil)
+    _ = try await f.engine.syncChanges(of: SyncFixture.cloud)
+  }
+
   @Test func anEditIsUploadedWithItsBaseAndTheContentBecomesClean() async throws {
     let f = try SyncFixture()
     let item = await f.memory.add(ItemName("a.txt"), content: Data("v1".utf8))
@@ -131,10 +139,7 @@ import WorkingSetIndex
     let item = await f.memory.add(ItemName("draft.txt"), in: folder.identifier, content: Data("base".utf8))
     _ = try await f.engine.syncChanges(of: SyncFixture.cloud)
     try await edit(f, item, "my edits")
-    var trashed = ItemTemplate(item)
-    trashed.parentIdentifier = .trash
-    _ = try await f.memory.modifyItem(trashed, baseVersion: item.version, changedFields: .parentItemIdentifier, contents: nil)
-    _ = try await f.engine.syncChanges(of: SyncFixture.cloud)
+    try await trashElsewhere(f, item)
     #expect(await f.queue.drain().succeeded)
     let recovered = try #require(try await f.children(of: folder.identifier).first)
     #expect(recovered.identifier != item.identifier && recovered.filename == ItemName("draft.txt"))
@@ -153,10 +158,7 @@ import WorkingSetIndex
       let item = await f.memory.add(ItemName("draft.txt"), content: Data("base".utf8))
       _ = try await f.engine.syncChanges(of: SyncFixture.cloud)
       try await edit(f, item, "my edits")
-      var trashed = ItemTemplate(item)
-      trashed.parentIdentifier = .trash
-      _ = try await f.memory.modifyItem(trashed, baseVersion: item.version, changedFields: .parentItemIdentifier, contents: nil)
-      _ = try await f.engine.syncChanges(of: SyncFixture.cloud)
+      try await trashElsewhere(f, item)
       #expect(await f.queue.drain().succeeded)
       let conflict = try #require(try f.index.conflicts().first)
       let kept = try await f.engine.resolve(conflict, choice)
