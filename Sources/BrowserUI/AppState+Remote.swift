@@ -11,8 +11,9 @@ extension AppState {
       transfers[key] = t
       // The journal re-keyed this transfer (a create the server answered with other bytes is
       // sent again as new content of the server's item): its old entry, a pending row perhaps,
-      // would otherwise linger until a reload.
-      if let t {
+      // would otherwise linger until a reload. Only a key seen for the first time can be one
+      // (progress events, the bulk, skip the scan).
+      if let t, before == nil {
         for (k, other) in transfers where k != key && k.domain == key.domain && other.id == t.id {
           transfers[k] = nil
           if other.newFile != nil, key.domain == browse.location.domain { refreshUploadRows() }
