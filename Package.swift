@@ -32,6 +32,9 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
     // Already resolved through async-http-client; named so FolioServerProvider can import NIOCore/NIOHTTP1.
     .package(url: "https://github.com/apple/swift-nio.git", exact: "2.101.3"),
+    // Already resolved through hummingbird; named so FolioServer can reach the HTTP/1 codec of
+    // swift-http-types under Hummingbird's body writer (SendfileBody).
+    .package(url: "https://github.com/apple/swift-nio-extras.git", exact: "1.35.2"),
   ],
   targets: [
     // Linux calls Swift cannot reach through Glibc: xattrs, renameat2(RENAME_NOREPLACE), statfs magic.
@@ -59,6 +62,8 @@ let package = Package(
         "FolioProtocol", "ProviderAPI",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdTLS", package: "hummingbird"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+        .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
         .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "_CryptoExtras", package: "swift-crypto"),

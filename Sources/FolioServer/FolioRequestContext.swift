@@ -8,6 +8,9 @@ struct FolioRequestContext: RequestContext {
   let channel: any Channel
   /// Set by an `empty` fault: the handler answers a listing or a change batch with no items.
   var emptyFault = false
+  /// Set by a fault that rewrites the response body (truncate, corrupt, stall): the body must then
+  /// pass through Hummingbird's writer as buffers, not go out with `sendfile`.
+  var bodyFault = false
 
   init(source: ApplicationRequestContextSource) {
     coreContext = .init(source: source)

@@ -45,15 +45,20 @@ struct FrontMiddleware: RouterMiddleware {
           Self.log(request, status: "dropped", start: start)
           try? await context.channel.close()
           throw InjectedDrop()
-        case .truncate: truncate = true
+        case .truncate:
+          truncate = true
+          context.bodyFault = true
         case .empty: context.emptyFault = true
-        case .corrupt: corrupt = true
+        case .corrupt:
+          corrupt = true
+          context.bodyFault = true
         case .stall:
           let ms = rule.delayMs ?? 0
           if let text = request.headers[.contentLength], let length = Int(text), length > 0 {
             request.body = Self.stalled(request.body, after: length / 2, ms: ms)
           } else {
             stallResponse = ms
+            context.bodyFault = true
           }
         case .ignoreRange:
           var head = request.head

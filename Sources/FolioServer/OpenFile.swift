@@ -17,6 +17,25 @@ final class OpenFile: @unchecked Sendable {
 
   deinit { close(fd) }
 
+  /// The file's size now (`fstat`), or nil when it cannot be read.
+  var size: Int64? {
+    var st = stat()
+    return fstat(fd, &st) == 0 ? Int64(st.st_size) : nil
+  }
+
+  /// A second descriptor for the same open file, for a caller that closes its own (``SendfileBody``).
+  func duplicateDescriptor() throws -> Int32 {
+    let copy = fcntl(fd, F_DUPFD_CLOEXEC, 0)
+    guard copy >= 0 else { throw ServerError(.serverError, "cannot send the content: \(String(cString: strerror(errno)))") }
+    return copy
+  }
+
+  /// Asks the kernel to start reading a range into the page cache (`POSIX_FADV_WILLNEED`), so that
+  /// a later `sendfile` of it finds the pages there instead of waiting for the disk.
+  func willNeed(from offset: Int64, count: Int64) {
+    _ = posix_fadvise(fd, off_t(offset), off_t(count), POSIX_FADV_WILLNEED)
+  }
+
   func read(at offset: Int64, count: Int) throws -> ByteBuffer {
     var buffer = ByteBufferAllocator().buffer(capacity: count)
     try read(into: &buffer, at: offset, count: count)

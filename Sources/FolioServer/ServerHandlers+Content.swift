@@ -104,6 +104,9 @@ extension ServerHandlers {
   }
 
   /// `GET /v1/items/{id}/content`, whole or one `Range: bytes=…`.
+  ///
+  /// Sent with `sendfile` (``SendfileBody``) on plain HTTP; read into a ring of buffers and written
+  /// through Hummingbird over TLS, and when a test fault rewrites the body.
   func download(_ request: Request, _ context: FolioRequestContext) async throws -> Response {
     _ = try await user(request)
     let id = try id(context)
@@ -116,6 +119,10 @@ extension ServerHandlers {
     // its bytes readable to the end.
     let file = try OpenFile(content.url(id: record.id, revision: record.contentVersion))
     let size = record.size
+    // Checked before the head goes out: a body cut short later could only drop the connection.
+    guard let actual = file.size, actual >= size else {
+      throw ServerError(.serverError, "the content of this item is shorter on the server than its record")
+    }
     var status = HTTPResponse.Status.ok
     var start: Int64 = 0
     var count = size
@@ -140,6 +147,14 @@ extension ServerHandlers {
     }
     let first = start
     let total = count
+    if sendfile && !context.bodyFault {
+      let sender = SendfileBody(file: file, channel: context.channel)
+      let body = ResponseBody(contentLength: Int(total)) { writer in
+        try await sender.send(from: first, count: total)
+        try await writer.finish(nil)
+      }
+      return Response(status: status, headers: headers, body: body)
+    }
     let body = ResponseBody(contentLength: Int(total)) { writer in
       var offset = first
       var left = total

@@ -15,6 +15,8 @@ struct ServerHandlers: Sendable {
   let notifier: ChangeNotifier
   let faults: FaultInjector?
   let tokenLifetime: TimeInterval
+  /// Content downloads go out with `sendfile` (plain HTTP; NIOSSL cannot encrypt a file region).
+  var sendfile = true
 
   // MARK: Helpers
 

@@ -54,7 +54,8 @@ public struct ServerRuntime: Sendable {
       }
       handlers = ServerHandlers(
         users: users, items: items, content: content, notifier: notifier,
-        faults: options.faultsEnabled ? FaultInjector() : nil, tokenLifetime: options.tokenLifetime)
+        faults: options.faultsEnabled ? FaultInjector() : nil, tokenLifetime: options.tokenLifetime,
+        sendfile: options.tlsCertificate == nil)
     } catch {
       throw Self.providerError(error, doing: "opening the server root \(options.root.path)")
     }

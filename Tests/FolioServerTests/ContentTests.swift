@@ -46,6 +46,59 @@ import Testing
     #expect(try await ana.send("GET", "/v1/items/root/content").errorCode == "invalidArgument")
   }
 
+  /// A file of several `sendfile` regions (4 MiB each): whole, and ranges across their borders,
+  /// byte for byte.
+  @Test func downloadsSpanningManySendfileRegions() async throws {
+    let server = try await ServerProcess()
+    let ana = try await TestClient.signedIn(server)
+    let mib = 1 << 20
+    let bytes = testBytes(9 * mib + 7, seed: 11)
+    let f = try await ana.upload("big.bin", bytes)
+    let whole = try await ana.content(f.id)
+    #expect(whole.status == 200)
+    #expect(whole.body.count == bytes.count)
+    #expect(whole.body == bytes)
+    let cases: [(String, Range<Int>)] = [
+      ("bytes=\(4 * mib - 10)-\(8 * mib + 9)", (4 * mib - 10)..<(8 * mib + 10)),
+      ("bytes=\(4 * mib)-", (4 * mib)..<bytes.count),
+      ("bytes=-\(mib + 3)", (bytes.count - mib - 3)..<bytes.count),
+    ]
+    for (header, range) in cases {
+      let part = try await ana.content(f.id, headers: [("Range", header)])
+      #expect(part.status == 206, "\(header)")
+      #expect(part.body == Array(bytes[range]), "\(header)")
+    }
+  }
+
+  /// A client that hangs up in the middle of a download costs the server nothing lasting: the
+  /// descriptors it opened for the answer are closed, and the next download is whole.
+  @Test func aClientHangingUpMidDownloadLeavesNothingOpen() async throws {
+    let server = try await ServerProcess()
+    let ana = try await TestClient.signedIn(server)
+    let pid = try #require(Self.serverPID(root: server.root))
+    let bytes = testBytes(12 << 20, seed: 12)
+    let f = try await ana.upload("big.bin", bytes)
+    #expect(try await ana.content(f.id).body == bytes)
+    let before = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count
+    for _ in 0..<5 {
+      let cut = try RawHTTP.exchange(
+        port: server.baseURL.port ?? 0,
+        request: RawHTTP.request(
+          "GET", "/v1/items/\(f.id)/content", headers: [("Authorization", "Bearer \(ana.token ?? "")")]),
+        hangUpAfter: 1 << 20)
+      #expect(cut.status == 200)
+    }
+    #expect(try await ana.content(f.id).body == bytes)
+    // The server closes its side once its next write fails; give it a moment.
+    var after = Int.max
+    for _ in 0..<50 {
+      after = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count
+      if after <= before { break }
+      try await Task.sleep(for: .milliseconds(100))
+    }
+    #expect(after <= before, "the server holds \(after) descriptors, \(before) before the hang-ups")
+  }
+
   @Test func replacingContentBumpsTheRevisionAndDropsTheOldFile() async throws {
     let server = try await ServerProcess()
     let ana = try await TestClient.signedIn(server)

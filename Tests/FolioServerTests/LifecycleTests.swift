@@ -60,6 +60,28 @@ import Testing
       ["-sS", "--cacert", cert, "-X", "POST", "-d", body, server.baseURL.absoluteString + "/v1/login"])
     #expect(login.status == 0, "\(login.output)")
     #expect(login.output.contains("\"token\""))
+    // Content goes both ways over TLS (the buffered path: a file region cannot be encrypted).
+    let token = try JSONDecoder().decode(LoginResponse.self, from: Data(login.output.utf8)).token
+    let bytes = testBytes(700_000, seed: 9)
+    let source = dir.appendingPathComponent("source.bin")
+    let back = dir.appendingPathComponent("back.bin")
+    try Data(bytes).write(to: source)
+    let up = try run(
+      "/usr/bin/curl",
+      [
+        "-sS", "--cacert", cert, "-X", "POST", "-H", "Authorization: Bearer \(token)",
+        "-H", "X-Folio-SHA256: \(TestClient.sha256(bytes))", "-H", "Content-Type: application/octet-stream",
+        "--data-binary", "@\(source.path)", server.baseURL.absoluteString + "/v1/uploads?parent=root&name=f.bin",
+      ])
+    let item = try JSONDecoder().decode(UploadResponse.self, from: Data(up.output.utf8)).item
+    let down = try run(
+      "/usr/bin/curl",
+      [
+        "-sS", "--cacert", cert, "-H", "Authorization: Bearer \(token)", "-o", back.path,
+        server.baseURL.absoluteString + "/v1/items/\(item.id)/content",
+      ])
+    #expect(down.status == 0, "\(down.output)")
+    #expect(try Data(contentsOf: back) == Data(bytes))
     // Plain HTTP on the TLS port gets nowhere.
     let plain = try run("/usr/bin/curl", ["-sS", "-m", "5", "http://127.0.0.1:\(server.baseURL.port ?? 0)/v1/anchor"])
     #expect(plain.status != 0 || !plain.output.contains("anchor"))

@@ -35,10 +35,11 @@ enum RawHTTP {
   }
 
   /// Connects to 127.0.0.1:`port`, writes `request`, optionally half-closes, and reads until the
-  /// server closes or `readTimeout` passes without data.
-  static func exchange(port: Int, request: [UInt8], shutdownWrite: Bool = false, readTimeout: Double = 5) throws
-    -> Exchange
-  {
+  /// server closes or `readTimeout` passes without data, or, with `hangUpAfter`, until that many
+  /// bytes arrived: then it closes the connection in the middle of the answer.
+  static func exchange(
+    port: Int, request: [UInt8], shutdownWrite: Bool = false, readTimeout: Double = 5, hangUpAfter: Int? = nil
+  ) throws -> Exchange {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw POSIXError(.EIO) }
     defer { close(fd) }
@@ -65,6 +66,7 @@ enum RawHTTP {
       let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
       if n <= 0 { break }
       received += buffer[0..<n]
+      if let limit = hangUpAfter, received.count >= limit { break }
     }
     return Exchange(received: received)
   }
