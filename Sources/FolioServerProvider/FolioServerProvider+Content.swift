@@ -26,14 +26,18 @@ extension FolioServerProvider {
       guard !item.isFolder else { throw ProviderError(.invalidArgument, "\(item.path.displayString) is a folder") }
       let revision = try requestedRevision(version, current: item)
       do throws(ProviderError) {
-        let response = try await connection.send(contentRequest(identifier, revision: revision, range: nil))
-        let length = try contentLength(response, item: item)
-        guard let sha = response.headers.first(name: WireRoutes.sha256Header), Self.isHexSHA256(sha) else {
-          throw ProviderError(.cannotSynchronize, "\(connection.serverName) sent content without its SHA-256")
+        let server = connection.serverName
+        _ = try await receiveContent(contentRequest(identifier, revision: revision, range: nil), progress: progress) {
+          head throws(ProviderError) -> ContentPlan in
+          let length = try contentLength(head.headers)
+          guard let sha = head.headers.first(name: WireRoutes.sha256Header), Self.isHexSHA256(sha) else {
+            throw ProviderError(.cannotSynchronize, "\(server) sent content without its SHA-256")
+          }
+          try checkContentVersion(head.headers, revision: revision)
+          return ContentPlan(
+            download: ContentDownload(destination: destination, server: server), length: length, sha256: sha,
+            range: 0..<length)
         }
-        try checkContentVersion(response, revision: revision)
-        try await ContentDownload(destination: destination, server: connection.serverName).write(
-          response.body, expectedLength: length, expectedSHA256: sha, progress: progress)
         return item
       } catch {
         // The content changed between the metadata and the download: once more, from the top.
@@ -60,28 +64,31 @@ extension FolioServerProvider {
     let wanted = range.lowerBound..<min(range.upperBound, size)
     if wanted.isEmpty { return (item, wanted) }
     let revision = try requestedRevision(version, current: item)
-    let response = try await connection.send(contentRequest(identifier, revision: revision, range: wanted))
-    try checkContentVersion(response, revision: revision)
-    let length = try contentLength(response, item: item)
     let server = connection.serverName
-    if response.status == .partialContent {
-      guard let header = response.headers.first(name: "Content-Range"), let got = Self.contentRange(header),
-        got.lowerBound <= wanted.lowerBound, got.upperBound >= wanted.upperBound,
-        Int64(got.count) == length
-      else {
-        throw ProviderError(.cannotSynchronize, "\(server) answered a range request with a range that does not cover it")
+    let plan = try await receiveContent(contentRequest(identifier, revision: revision, range: wanted), progress: { _ in }) {
+      head throws(ProviderError) -> ContentPlan in
+      try checkContentVersion(head.headers, revision: revision)
+      let length = try contentLength(head.headers)
+      if head.status == .partialContent {
+        guard let header = head.headers.first(name: "Content-Range"), let got = Self.contentRange(header),
+          got.lowerBound <= wanted.lowerBound, got.upperBound >= wanted.upperBound,
+          Int64(got.count) == length
+        else {
+          throw ProviderError(.cannotSynchronize, "\(server) answered a range request with a range that does not cover it")
+        }
+        return ContentPlan(
+          download: ContentDownload(destination: destination, server: server, offset: got.lowerBound, truncate: false),
+          length: length, sha256: nil, range: got)
       }
-      try await ContentDownload(destination: destination, server: server, offset: got.lowerBound, truncate: false).write(
-        response.body, expectedLength: length, expectedSHA256: nil, progress: { _ in })
-      return (item, got)
+      // 200: the whole content, so it can be checked whole.
+      guard let sha = head.headers.first(name: WireRoutes.sha256Header), Self.isHexSHA256(sha) else {
+        throw ProviderError(.cannotSynchronize, "\(server) sent content without its SHA-256")
+      }
+      return ContentPlan(
+        download: ContentDownload(destination: destination, server: server), length: length, sha256: sha,
+        range: 0..<length)
     }
-    // 200: the whole content, so it can be checked whole.
-    guard let sha = response.headers.first(name: WireRoutes.sha256Header), Self.isHexSHA256(sha) else {
-      throw ProviderError(.cannotSynchronize, "\(server) sent content without its SHA-256")
-    }
-    try await ContentDownload(destination: destination, server: server).write(
-      response.body, expectedLength: length, expectedSHA256: sha, progress: { _ in })
-    return (item, 0..<length)
+    return (item, plan.range)
   }
 
   // MARK: Helpers
@@ -108,15 +115,47 @@ extension FolioServerProvider {
     return r
   }
 
-  private func contentLength(_ response: HTTPClientResponse, item: Item) throws(ProviderError) -> Int64 {
-    guard let text = response.headers.first(name: "Content-Length"), let n = Int64(text), n >= 0 else {
+  /// How a content answer is to be written, decided from its head.
+  private struct ContentPlan {
+    var download: ContentDownload
+    var length: Int64
+    var sha256: String?
+    /// The bytes of the content the body holds.
+    var range: Range<Int64>
+  }
+
+  /// Sends `request` and streams its body as `plan` decides from the head (which throws for a
+  /// head that does not fit: then no file is opened), verified and durable on return.
+  private func receiveContent(
+    _ request: ServerRequest, progress: @escaping @Sendable (TransferProgress) -> Void,
+    plan: (HTTPResponseHead) throws(ProviderError) -> ContentPlan
+  ) async throws(ProviderError) -> ContentPlan {
+    var opened: (ContentPlan, ContentDownload.Receiving)?
+    do throws(ProviderError) {
+      _ = try await connection.stream(request) { head throws(ProviderError) -> ContentSink in
+        let p = try plan(head)
+        let r = try p.download.open(expectedLength: p.length, expectedSHA256: p.sha256, progress: progress)
+        opened = (p, r)
+        return r.sink
+      }
+    } catch {
+      if let (p, r) = opened { p.download.abandon(r) }
+      throw error
+    }
+    guard let (p, r) = opened else { throw ProviderError(.ioError, "\(connection.serverName) sent no content") }
+    try await p.download.finish(r)
+    return p
+  }
+
+  private func contentLength(_ headers: HTTPHeaders) throws(ProviderError) -> Int64 {
+    guard let text = headers.first(name: "Content-Length"), let n = Int64(text), n >= 0 else {
       throw ProviderError(.cannotSynchronize, "\(connection.serverName) sent content without its length")
     }
     return n
   }
 
-  private func checkContentVersion(_ response: HTTPClientResponse, revision: Int64) throws(ProviderError) {
-    if let text = response.headers.first(name: WireRoutes.contentVersionHeader), Int64(text) != revision {
+  private func checkContentVersion(_ headers: HTTPHeaders, revision: Int64) throws(ProviderError) {
+    if let text = headers.first(name: WireRoutes.contentVersionHeader), Int64(text) != revision {
       throw ProviderError(.versionNoLongerAvailable, "the content changed on \(connection.serverName) while it was asked for")
     }
   }
