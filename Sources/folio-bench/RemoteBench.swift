@@ -175,6 +175,7 @@ enum RemoteBench {
     for run in 1...o.transferRuns {
       note("upload \(run) of \(o.transferRuns)…")
       func viaCurl() throws {
+        settle()
         let (transfer, item) = try curl.upload(source, sha256: sha, parent: "root", name: "curl-\(run).bin")
         uploaded.append(item.id)
         guard transfer.bytes == o.fileBytes, item.size == o.fileBytes, item.sha256 == sha else {
@@ -183,6 +184,7 @@ enum RemoteBench {
         t.curlUploads.append(transfer.seconds)
       }
       func viaFolio() throws {
+        settle()
         let r = try child(["_remote-upload", url, source, "root", "folio-\(run).bin", sha], as: RemoteTransferBench.Result.self)
         if let id = r.identifier { uploaded.append(id) }
         guard r.bytes == o.fileBytes else { throw BenchError("Folio's upload stored \(r.bytes) bytes") }
@@ -204,6 +206,7 @@ enum RemoteBench {
     for run in 1...o.transferRuns {
       note("download \(run) of \(o.transferRuns)…")
       func viaCurl() throws {
+        settle()
         let transfer = try curl.download(file, to: target)
         guard transfer.bytes == o.fileBytes, BenchFile.size(target) == o.fileBytes else {
           throw BenchError("curl downloaded \(transfer.bytes) bytes")
@@ -213,6 +216,7 @@ enum RemoteBench {
         unlink(target)
       }
       func viaFolio() throws {
+        settle()
         let r = try child(["_remote-download", url, file, target], as: RemoteTransferBench.Result.self)
         // fetchContents itself checked the length and the SHA-256 the server sent.
         guard r.bytes == o.fileBytes, BenchFile.size(target) == o.fileBytes else {
@@ -233,6 +237,12 @@ enum RemoteBench {
   }
 
   // MARK: Helpers
+
+  /// Writes every dirty page to disk before a transfer, outside its clock: Folio's download ends
+  /// with an `fsync` (curl's does not), and the server's uploads with one, so whoever ran while the
+  /// previous transfer's gigabyte was still being written back waited for it (runs of 1.0 s and
+  /// 2.3 s in one series). Each transfer now starts on a quiet disk.
+  static func settle() { sync() }
 
   static func note(_ s: String) { FileHandle.standardError.write(Data((s + "\n").utf8)) }
 

@@ -35,7 +35,7 @@ struct RemoteReport {
     let t = transfers
     Swift.print("")
     Swift.print(
-      "\(size(t.bytes)) file through FolioServerProvider and through curl, median of \(o.transferRuns) each (MB/s = 10^6 bytes/s)")
+      "\(size(t.bytes)) file through FolioServerProvider and through curl, median of \(o.transferRuns) each (MB/s = 10^6 bytes/s; the disk synced before each)")
     let down = t.folioDownloads.map(\.seconds)
     let up = t.folioUploads.map(\.seconds)
     table(
