@@ -7,8 +7,14 @@ import ProviderAPI
 #endif
 
 /// How every command reports: data on stdout, one clear line per error on stderr, and an exit
-/// code a script can test (1: the operation failed, 2: usage, 3: bad config or rule).
+/// code a script can test (1: the operation failed, 2: usage, 3: bad config or rule, 75: not done
+/// yet but nothing lost — see ``queuedExitCode``).
 enum Console {
+  /// The work is saved and journaled but could not be sent (offline, signed out, out of quota):
+  /// `folio sync` or the browser finishes it. `EX_TEMPFAIL` of sysexits.h, so that a script can
+  /// tell "try again later" from "failed" without reading the message.
+  static let queuedExitCode: Int32 = 75
+
   static func out(_ line: String) {
     var s = line
     s.append("\n")
@@ -64,6 +70,14 @@ struct FailureTally {
     if total > 1 { Console.err(error.message) }
     errors.append(error)
   }
+
+  /// Prints what ``finish(_:)`` would throw (for a command that exits with its own code).
+  func say(_ summary: @autoclosure () -> String) {
+    guard let first = errors.first else { return }
+    Console.err(total == 1 ? first.message : summary())
+  }
+
+  var isEmpty: Bool { errors.isEmpty }
 
   /// Throws the single item's error, or `summary` when some of several items failed.
   func finish(_ summary: @autoclosure () -> String) throws(ProviderError) {

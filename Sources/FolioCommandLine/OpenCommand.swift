@@ -9,11 +9,15 @@ struct OpenCommand: AsyncParsableCommand {
     discussion: """
       The opener is the first [[opener]] in config.toml matching the item's extension or type;
       otherwise $VISUAL/$EDITOR for text, $PAGER, then xdg-open. It runs with an argv, never a shell.
+      A file of a server location is downloaded first and its edits are uploaded when the opener
+      returns; when they cannot be sent now they stay queued for `folio sync`, and the exit
+      status is 75.
       """)
 
   @Argument(help: "The item: a path or NAME:/path.") var item: String
 
   func run() async throws {
+    var leftQueued = false
     try await runReporting { () async throws(ProviderError) in
       let context = try FolioContext.make()
       let (domain, it) = try await context.resolve(item, offline: true)
@@ -24,7 +28,10 @@ struct OpenCommand: AsyncParsableCommand {
       let outcome = try await ProgramRunner.run(argv)
       // Started is enough to count as used: the person asked for the item.
       try context.items.recordOpen(it, in: domain)
-      if let remote { try await remote.finish() }
+      if let remote, let unsent = try await remote.finish() {
+        Console.err(unsent)
+        leftQueued = true
+      }
       if !outcome.succeeded {
         let program = TerminalText.escape(bytes: argv[0])
         if let s = outcome.exitStatus {
@@ -33,5 +40,6 @@ struct OpenCommand: AsyncParsableCommand {
         throw ProviderError(.ioError, "\(program) was stopped by signal \(outcome.signal ?? 0)")
       }
     }
+    if leftQueued { throw ExitCode(Console.queuedExitCode) }
   }
 }

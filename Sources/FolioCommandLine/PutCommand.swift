@@ -16,6 +16,9 @@ struct PutCommand: AsyncParsableCommand {
       Prints "queued NAME" once a file is staged and journaled, then uploads it (progress on
       stderr when it is a terminal) and prints "uploaded NAME". A name already taken in the
       folder becomes "NAME 2". With --queue-only nothing is sent now: `folio sync` sends it.
+      Exits 0 when every file was uploaded, 75 when every file is queued but some could not be
+      sent now (offline, signed out, out of quota: nothing is lost, `folio sync` sends them), 1
+      when a file could not be queued or the server refused it for good.
       """)
 
   @Argument(help: "Files on this computer, then the destination folder (NAME:/path).") var arguments: [String]
@@ -26,6 +29,7 @@ struct PutCommand: AsyncParsableCommand {
   }
 
   func run() async throws {
+    var leftQueued = false
     try await runReporting { () async throws(ProviderError) in
       let context = try FolioContext.make()
       let (domain, folder) = try await context.resolve(arguments.last!, offline: true)
@@ -55,6 +59,9 @@ struct PutCommand: AsyncParsableCommand {
           tally.report(error)
         }
       }
+      // Files that could not be queued, or were refused for good, are failures; files queued but
+      // not sent yet are not lost.
+      var needsPerson = !tally.isEmpty
       if !queueOnly && !queued.isEmpty {
         let progress = ProgressLine(engine.events)
         var outcomes: [(ItemPath, Result<Item, ProviderError>)] = []
@@ -71,14 +78,27 @@ struct PutCommand: AsyncParsableCommand {
           case .success(let item): Console.out("uploaded \(item.path.displayString)")
           case .failure(let error):
             let name = source.lastComponent?.displayString ?? source.displayString
-            tally.report(
-              ProviderError(
-                error.code, "\(name): \(FolioContext.explain(error)); it stays queued for `folio sync`",
-                existingItem: error.existingItem))
+            if FailureDisposition.of(error) == .fail {
+              // Trying again cannot help (a name the server refuses, no permission): not "queued".
+              needsPerson = true
+              tally.report(
+                ProviderError(error.code, "\(name): \(FolioContext.explain(error)); it was not uploaded", existingItem: error.existingItem))
+            } else {
+              tally.report(
+                ProviderError(
+                  error.code, "\(name): \(FolioContext.explain(error)); it stays queued for `folio sync`",
+                  existingItem: error.existingItem))
+            }
           }
         }
       }
+      if !needsPerson && !tally.isEmpty {
+        tally.say("some files were not uploaded; they stay queued for `folio sync`")
+        leftQueued = true
+        return
+      }
       try tally.finish("some files were not uploaded")
     }
+    if leftQueued { throw ExitCode(Console.queuedExitCode) }
   }
 }

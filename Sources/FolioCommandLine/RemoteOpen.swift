@@ -29,18 +29,25 @@ struct RemoteOpen {
   }
 
   /// After the opener: notice the edits and try to upload them now. An upload that cannot go now
-  /// stays journaled (said on stderr), and `folio sync` or the browser sends it.
-  func finish() async throws(ProviderError) {
-    guard let id = try await engine.noticeEdits(item, in: domain) else { return }
+  /// stays journaled, and `folio sync` or the browser sends it: then the line to say is returned
+  /// (the command exits with ``Console/queuedExitCode``). Edits that could not be journaled throw.
+  func finish() async throws(ProviderError) -> String? {
+    guard let id = try await engine.noticeEdits(item, in: domain) else { return nil }
     let progress = ProgressLine(engine.events)
     do throws(ProviderError) {
       _ = try await engine.queue.wait(for: id)
       await progress.finish()
+      return nil
     } catch {
       await progress.finish()
-      throw ProviderError(
-        error.code,
-        "\(item.filename.displayString): your changes are saved here and queued: \(FolioContext.explain(error)); `folio sync` uploads them")
+      if FailureDisposition.of(error) == .fail {
+        // Trying again cannot help: the edits are in the cached copy, not on their way.
+        throw ProviderError(
+          error.code,
+          "\(item.filename.displayString): your changes are saved here but were not uploaded: \(FolioContext.explain(error))")
+      }
+      return
+        "\(item.filename.displayString): your changes are saved here and queued: \(FolioContext.explain(error)); `folio sync` uploads them"
     }
   }
 }

@@ -14,7 +14,9 @@ struct SyncCommand: AsyncParsableCommand {
     discussion: """
       Exits 0 when everything is done. Otherwise one line per location or transfer that did not
       finish says why and what to do (sign in, free space, check the network); those transfers
-      stay journaled and the next `folio sync` (or the browser) tries again. A conflict this run
+      stay journaled and the next `folio sync` (or the browser) tries again. The exit status is
+      then 75 when everything left is waiting (nothing lost, nothing needs a decision), 1 when a
+      transfer failed for good or deletions were held back. A conflict this run
       created (both versions kept) is named with where your version now is.
       """)
 
@@ -62,6 +64,8 @@ struct SyncCommand: AsyncParsableCommand {
 
   func run() async throws {
     var failed = false
+    // Not done, but only waiting: every unfinished transfer is journaled and will be retried.
+    var onlyWaiting = true
     try await runReporting { () async throws(ProviderError) in
       let context = try FolioContext.make()
       let engine = context.makeSyncEngine()
@@ -77,6 +81,7 @@ struct SyncCommand: AsyncParsableCommand {
           d.reconciled = s.reconciled
           if !s.heldDeletions.isEmpty {
             failed = true
+            onlyWaiting = false
             d.error =
               "the server no longer has \(s.heldDeletions.count) item(s) this computer knows; nothing was deleted here (if that is right: folio sync --allow-deletions)"
           }
@@ -144,7 +149,8 @@ struct SyncCommand: AsyncParsableCommand {
         }
       }
       if !report.succeeded { failed = true }
+      if unfinished.contains(where: { $0.state == Transfer.State.failed.rawValue }) { onlyWaiting = false }
     }
-    if failed { throw ExitCode.failure }
+    if failed { throw onlyWaiting ? ExitCode(Console.queuedExitCode) : ExitCode.failure }
   }
 }

@@ -82,6 +82,10 @@ extension TransferQueue {
           return try await finishCreate(t, item, staged, provider: provider)
         }
         name = ConflictNames.numbered(wanted, bounce)
+        // Said at once, so a browser's pending row shows the name the file will have.
+        var renamed = TransferActivity(t)
+        renamed.name = name
+        progressGate.report(renamed, to: events, force: true)
       } catch where error.code == .noSuchItem && parentID != .root && !Self.isPlaceholder(t.identifier) {
         // Keeping bytes whose folder is gone too: they go to the top of the location.
         parentID = .root

@@ -29,11 +29,23 @@ import WorkingSetIndex
     #expect(try f.index.pendingTransfers().isEmpty)
   }
 
+  /// …and the name it will have is said before the upload ends (a browser's pending row shows it).
   @Test func aTakenNameIsBouncedNeverReplaced() async throws {
     let f = try SyncFixture()
     await f.memory.add(ItemName("src-a.txt"), content: Data("theirs".utf8))
+    let recorder = await SyncEventRecorder.follow(f.engine.events)
     _ = try await f.engine.put([try f.source("a.txt", "mine")], into: try await f.memory.item(for: .root), in: f.domain)
     #expect(await f.queue.drain().succeeded)
+    await recorder.wait { events in events.contains { if case .completed = $0 { true } else { false } } }
+    let names = await recorder.events.compactMap { e -> String? in
+      if case .progress(let a) = e { return a.name?.lossyString }
+      return nil
+    }
+    #expect(names.contains("src-a 2.txt"), "\(names)")
+    let events = await recorder.events
+    let renamedAt = events.firstIndex { if case .progress(let a) = $0 { a.name?.lossyString == "src-a 2.txt" } else { false } }
+    let completedAt = events.firstIndex { if case .completed = $0 { true } else { false } }
+    #expect(renamedAt != nil && completedAt != nil && renamedAt! < completedAt!)
     let byName = Dictionary(uniqueKeysWithValues: try await f.children().map { ($0.filename.lossyString, $0.identifier) })
     #expect(await f.text(of: try #require(byName["src-a.txt"])) == "theirs")
     #expect(await f.text(of: try #require(byName["src-a 2.txt"])) == "mine")

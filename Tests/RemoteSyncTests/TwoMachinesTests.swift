@@ -44,15 +44,15 @@ struct TwoMachinesTests {
     server.server.stop(signal: SIGKILL)
     try a.setEdit(aEditedOffline)
     let open = try await a.run(["open", "work:/a.txt"])
-    #expect(open.status == 1, "\(open)")
+    #expect(open.status == 75, "\(open)")
     #expect(open.err.contains("a.txt: your changes are saved here and queued"), "\(open)")
     #expect(open.err.contains("`folio sync` uploads them"), "\(open)")
     let putD = try await a.run(["put", try a.home.file("d.txt", dNewOffline), "work:/"])
-    #expect(putD.status == 1, "\(putD)")
+    #expect(putD.status == 75, "\(putD)")
     #expect(putD.out == "queued d.txt\n", "\(putD)")
     #expect(putD.err.contains("it stays queued for `folio sync`"), "\(putD)")
     let offline = try await a.run(["sync"])
-    #expect(offline.status == 1, "\(offline)")
+    #expect(offline.status == 75, "\(offline)")
     #expect(offline.out.isEmpty, "\(offline)")
     #expect(offline.err.contains("work: cannot reach"), "\(offline)")
     #expect(offline.err.contains("Check the network; Folio retries when the server is back."), "\(offline)")
@@ -62,7 +62,7 @@ struct TwoMachinesTests {
     let offlineCopies = try await a.download(["a.txt"], into: "offline")
     #expect(try offlineCopies["a.txt"].map(sha256) == (try sha256(aEditedOffline)), "A's offline a")
     let journal = try await a.run(["sync", "--json"])
-    #expect(journal.status == 1)
+    #expect(journal.status == 75)
     let waiting = try JSONDecoder().decode(SyncJSON.self, from: Data(journal.out.utf8)).unfinished
     #expect(Set(waiting.map { "\($0.direction) \($0.name ?? "?") \($0.state)" }) == [
       "upload d.txt throttled", "upload /a.txt throttled",
