@@ -89,16 +89,18 @@ extension BrowserApp {
     TransferState(
       id: a.transferID, direction: a.direction == .download ? .download : .upload, phase: phase,
       completedBytes: a.completedBytes, totalBytes: a.totalBytes, error: error, name: a.name?.displayString,
-      newFile: newFile(a.identifier, parent: a.parentIdentifier, name: a.name))
+      newFile: newFile(a.identifier, parent: a.parentIdentifier, name: a.name, createdAs: a.createdAs))
   }
 
   /// A new file's destination (its folder lists it while it uploads); nil for any other transfer.
   /// Only a placeholder identifier is a new file: edits that became a create (kept as a copy
   /// after their item was deleted elsewhere) carry the real item's identifier, whose row is the
   /// item itself, not a pending one.
-  nonisolated static func newFile(_ id: ItemIdentifier, parent: ItemIdentifier?, name: ItemName?) -> TransferState.NewFile? {
+  nonisolated static func newFile(
+    _ id: ItemIdentifier, parent: ItemIdentifier?, name: ItemName?, createdAs: ItemIdentifier? = nil
+  ) -> TransferState.NewFile? {
     guard let parent, let name, id.rawValue.hasPrefix(TransferQueue.placeholderPrefix) else { return nil }
-    return TransferState.NewFile(parent: parent, name: name)
+    return TransferState.NewFile(parent: parent, name: name, createdAs: createdAs)
   }
 
   /// "syncing N" for a location, read from the journal off the loop. Several events in a row

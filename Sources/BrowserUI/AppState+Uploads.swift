@@ -15,11 +15,14 @@ public struct UploadRow: Sendable, Equatable {
   public var item: Item
   /// The server has it: `item` is the provider's, no longer a placeholder.
   public var arrived: Bool
+  /// The server's item, once it answered the create while the upload still finishes here.
+  public var createdAs: ItemIdentifier?
 
-  public init(transferID: Int64, item: Item, arrived: Bool = false) {
+  public init(transferID: Int64, item: Item, arrived: Bool = false, createdAs: ItemIdentifier? = nil) {
     self.transferID = transferID
     self.item = item
     self.arrived = arrived
+    self.createdAs = createdAs
   }
 }
 
@@ -62,7 +65,12 @@ extension AppState {
     var rows: [UploadRow] = []
     for (key, t) in transfers where key.domain == folder.domain && t.direction == .upload {
       guard let new = t.newFile, new.parent == folder.identifier else { continue }
-      rows.append(UploadRow(transferID: t.id, item: Self.placeholder(key.identifier, new, in: folder.path, size: t.totalBytes)))
+      // The server made it and a listing already shows it: one row, the listing's.
+      if let made = new.createdAs, browse.list.index(of: made) != nil { continue }
+      rows.append(
+        UploadRow(
+          transferID: t.id, item: Self.placeholder(key.identifier, new, in: folder.path, size: t.totalBytes),
+          createdAs: new.createdAs))
     }
     return rows.sorted { $0.transferID < $1.transferID }
   }
@@ -116,10 +124,14 @@ extension AppState {
   }
 
   /// Pages of a newer listing came: it lists what arrived (its reload was asked for after the
-  /// server had it), so those rows go.
+  /// server had it), so those rows go; so do pending rows whose item the server made and the
+  /// pages already hold (the upload's finish event comes a moment later).
   mutating func dropArrivedUploads() {
-    guard browse.uploads.contains(where: \.arrived) else { return }
-    setUploadRows(browse.uploads.filter { !$0.arrived })
+    guard !browse.uploads.isEmpty else { return }
+    let kept = browse.uploads.filter { row in
+      !row.arrived && (row.createdAs.map { browse.list.index(of: $0) == nil } ?? true)
+    }
+    setUploadRows(kept)
   }
 
   /// The journal no longer holds these transfers (finished by another process, or dropped): their

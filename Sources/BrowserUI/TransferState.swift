@@ -56,9 +56,12 @@ public struct TransferState: Sendable, Equatable {
   public struct NewFile: Sendable, Equatable {
     public var parent: ItemIdentifier
     public var name: ItemName
-    public init(parent: ItemIdentifier, name: ItemName) {
+    /// The server's item, once it answered the create (the upload is still finishing here).
+    public var createdAs: ItemIdentifier?
+    public init(parent: ItemIdentifier, name: ItemName, createdAs: ItemIdentifier? = nil) {
       self.parent = parent
       self.name = name
+      self.createdAs = createdAs
     }
   }
 

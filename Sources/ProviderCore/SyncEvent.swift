@@ -45,6 +45,9 @@ public struct TransferActivity: Sendable, Equatable {
   public var parentIdentifier: ItemIdentifier?
   public var completedBytes: Int64
   public var totalBytes: Int64?
+  /// For a create the server already answered: the item it made, known a moment before the upload
+  /// is finished here (a listing may show it first; a browser then drops the pending row).
+  public var createdAs: ItemIdentifier?
 
   public init(
     transferID: Int64, domain: DomainIdentifier, identifier: ItemIdentifier, direction: Transfer.Direction,
@@ -64,6 +67,7 @@ public struct TransferActivity: Sendable, Equatable {
     self.init(
       transferID: t.id, domain: t.domain, identifier: t.identifier, direction: t.direction, name: t.name,
       completedBytes: t.bytesDone, totalBytes: t.bytesTotal, parentIdentifier: t.isCreate ? t.parentIdentifier : nil)
+    createdAs = t.isCreate ? t.resultIdentifier : nil
   }
 
   /// 0…100, or nil when the size is unknown.

@@ -62,6 +62,10 @@ extension TransferQueue {
           row.resultIdentifier = item.identifier
           row.name = name
         }
+        var made = TransferActivity(t)
+        made.name = name
+        made.createdAs = item.identifier
+        progressGate.report(made, to: events, force: true)
         guard Self.holds(item, staged) else {
           try index.updateTransfer(t.id, at: clock()) { row in
             row.identifier = item.identifier

@@ -151,6 +151,29 @@ import Testing
     #expect(s.browse.uploads.map(\.item.filename.displayString) == ["b.txt"])
   }
 
+  /// The server answered the create (the engine says which item it made) and a reload lists it
+  /// before the upload's finish event: one row at once, the listing's.
+  @Test func aListingThatShowsTheCreatedItemBeforeTheFinishEventReplacesItsPendingRow() {
+    var s = Self.state()
+    let made = F.item("a.txt", id: "i99", size: 200) { $0.parentIdentifier = .root }
+    var answered = Self.create(20, "a.txt", .running, done: 200)
+    answered.newFile?.createdAs = made.identifier
+    _ = s.reduce(.transfer(Self.key(20), answered))
+    // Not listed yet: the pending row stays.
+    #expect(s.browse.uploads.map(\.item.filename.displayString) == ["a.txt", "b.txt"])
+    var listed = F.items
+    listed.append(made)
+    _ = s.reduce(.pageLoaded(ticket: s.browse.ticket, offset: 0, items: listed, total: listed.count, isComplete: true))
+    #expect(names(s).filter { $0 == "a.txt" }.count == 1)
+    #expect(s.browse.uploads.map(\.item.filename.displayString) == ["b.txt"])
+    // A progress event after that does not bring the row back; the finish event changes nothing.
+    _ = s.reduce(.transfer(Self.key(20), answered))
+    #expect(names(s).filter { $0 == "a.txt" }.count == 1)
+    _ = s.reduce(.transferFinished(Self.key(20), .upload, transferID: 20, item: made))
+    #expect(names(s).filter { $0 == "a.txt" }.count == 1)
+    #expect(s.browse.uploads.map(\.item.filename.displayString) == ["b.txt"])
+  }
+
   @Test func aTransferThatIsGoneTakesItsRowAndTheCursorStaysOnItsRow() {
     var s = Self.state()
     s.press(.down)
