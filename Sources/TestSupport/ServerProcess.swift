@@ -126,8 +126,12 @@ public final class ServerProcess: @unchecked Sendable {
     try p.run()
     process = p
     let marker = "folio serve: listening on "
-    let deadline = Date().addingTimeInterval(30)
-    while Date() < deadline {
+    // Bounded like the harness waits (60 s: every suite starts servers at once on CI's 2 cores),
+    // and the output is looked at once more after the deadline: a sleep that overslept past it
+    // under load must not fail a server whose line had come meanwhile.
+    let deadline = Date().addingTimeInterval(60)
+    while true {
+      let late = Date() >= deadline
       let text = lock.withLock { String(decoding: output, as: UTF8.self) }
       if let line = text.split(separator: "\n").first(where: { $0.hasPrefix(marker) }),
         let url = URL(string: String(line.dropFirst(marker.count)).trimmingCharacters(in: .whitespaces)),
@@ -140,9 +144,9 @@ public final class ServerProcess: @unchecked Sendable {
       if !p.isRunning {
         throw Failure.didNotStart("exit \(p.terminationStatus): \(text)")
       }
+      if late { throw Failure.didNotStart("no 'listening' line within 60 s: \(text)") }
       try await Task.sleep(nanoseconds: 20_000_000)
     }
-    throw Failure.didNotStart("no 'listening' line within 30 s: \(lock.withLock { String(decoding: output, as: UTF8.self) })")
   }
 
   /// Everything the server printed since it last started.

@@ -139,6 +139,8 @@ import Testing
     let quick = ContinuousClock.now
     let behind = try await ana.expect(WaitResponse.self, 200, "GET", "/v1/changes/wait?since=\(TestClient.encode(anchor))&timeout=30")
     #expect(behind.changed)
-    #expect(ContinuousClock.now - quick < .seconds(2))
+    // Answered at once, not after its 30 s: the bound only tells the two apart (under CI's load
+    // a prompt answer has taken 2.2 s); ChangesTests' push-latency test measures how fast.
+    #expect(ContinuousClock.now - quick < .seconds(15))
   }
 }

@@ -43,8 +43,10 @@ final class LaunchedServer: @unchecked Sendable {
     }
     try process.run()
     let marker = "folio serve: listening on "
-    let deadline = Date().addingTimeInterval(30)
-    while Date() < deadline {
+    // As ServerProcess: 60 s, and one more look after the deadline (a sleep may overshoot it).
+    let deadline = Date().addingTimeInterval(60)
+    while true {
+      let late = Date() >= deadline
       let text = lock.withLock { String(decoding: output, as: UTF8.self) }
       if let line = text.split(separator: "\n").first(where: { $0.hasPrefix(marker) }),
         let url = URL(string: String(line.dropFirst(marker.count)))
@@ -53,9 +55,9 @@ final class LaunchedServer: @unchecked Sendable {
         return
       }
       if !process.isRunning { throw ServerProcess.Failure.didNotStart(text) }
+      if late { throw ServerProcess.Failure.didNotStart("no 'listening' line within 60 s: \(text)") }
       try await Task.sleep(for: .milliseconds(20))
     }
-    throw ServerProcess.Failure.didNotStart("timeout")
   }
 
   var log: String { lock.withLock { String(decoding: output, as: UTF8.self) } }
