@@ -52,9 +52,19 @@ func temporaryFile(_ count: Int, seed: UInt64 = 1) throws -> URL {
   return url
 }
 
+/// The folder of this test process's scratch files, removed when the process exits (they were
+/// left in /tmp, a few dozen per run, some of several MiB).
+let scratchRoot: URL = {
+  let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-provider-tests-\(getpid())")
+  try? FileManager.default.removeItem(at: dir)
+  try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+  atexit { try? FileManager.default.removeItem(at: scratchRoot) }
+  return dir
+}()
+
 /// A path in a fresh temporary folder; nothing is there yet.
 func temporaryURL(_ name: String = "file") -> URL {
-  let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-provider-tests-\(UUID().uuidString)")
+  let dir = scratchRoot.appendingPathComponent(UUID().uuidString)
   try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
   return dir.appendingPathComponent(name)
 }
