@@ -35,6 +35,9 @@ let package = Package(
     // Already resolved through hummingbird; named so FolioServer can reach the HTTP/1 codec of
     // swift-http-types under Hummingbird's body writer (SendfileBody).
     .package(url: "https://github.com/apple/swift-nio-extras.git", exact: "1.35.2"),
+    // Already resolved through async-http-client and hummingbird; named for the TLS
+    // configurations of both sides (a domain's own trusted certificates; the server's).
+    .package(url: "https://github.com/apple/swift-nio-ssl.git", exact: "2.37.6"),
   ],
   targets: [
     // Linux calls Swift cannot reach through Glibc: xattrs, renameat2(RENAME_NOREPLACE), statfs magic.
@@ -64,6 +67,7 @@ let package = Package(
         .product(name: "HummingbirdTLS", package: "hummingbird"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
         .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
+        .product(name: "NIOSSL", package: "swift-nio-ssl"),
         .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -77,6 +81,7 @@ let package = Package(
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
+        .product(name: "NIOSSL", package: "swift-nio-ssl"),
         .product(name: "Crypto", package: "swift-crypto"),
       ],
       swiftSettings: strict),

@@ -12,7 +12,7 @@ struct DomainCommand: AsyncParsableCommand {
     commandName: "domain",
     abstract: "Add, list, sign in to or remove a location on a Folio server.",
     discussion: """
-      folio domain add NAME --server URL --user USER [--password-stdin]
+      folio domain add NAME --server URL --user USER [--ca-file PEM] [--password-stdin]
       folio domain login NAME [--password-stdin]
       folio domain list [--json]
       folio domain remove NAME [--keep-unsynced | --keep-downloaded]
@@ -31,10 +31,9 @@ private func readPassword(stdin: Bool, user: String, server: URL) throws(Provide
 
 /// Signs in once with `password`, so that nothing is saved for a server that says no.
 private func checkSignIn(
-  _ domain: DomainIdentifier, displayName: String, server: URL, user: String, password: String
+  _ domain: DomainIdentifier, displayName: String, account: ServerAccount, user: String, password: String
 ) async throws(ProviderError) {
-  let provider = FolioServerProvider(
-    domain: domain, displayName: displayName, account: ServerAccount(baseURL: server, user: user))
+  let provider = FolioServerProvider(domain: domain, displayName: displayName, account: account)
   try await provider.authenticate(Credentials(user: user, secret: password))
   await provider.signOut()
 }
@@ -49,6 +48,11 @@ struct DomainAddCommand: AsyncParsableCommand {
   @Option(help: "The server: http(s)://host:port, or host:port.") var server: String
   @Option(help: "The user name on the server.") var user: String
   @Option(help: "What the sidebar calls it (default: the name).") var displayName: String?
+  @Option(
+    help: ArgumentHelp(
+      "A PEM file of the certificate(s) to trust for https instead of the system's: a server with its own or a self-signed certificate.",
+      valueName: "PEM"))
+  var caFile: String?
   @Flag(help: "Read the password from the first line of standard input instead of asking.") var passwordStdin = false
 
   func run() async throws {
@@ -65,10 +69,17 @@ struct DomainAddCommand: AsyncParsableCommand {
           "a location named '\(id)' already exists: sign in again with `folio domain login \(id)`, or remove it first")
       }
       let url = try RemoteDomains.serverURL(server)
+      let trusted = try caFile.map { (file: String) throws(ProviderError) -> URL in
+        try RemoteDomains.trustedCertificates(file, relativeTo: FileManager.default.currentDirectoryPath, domain: id)
+      }
       let password = try readPassword(stdin: passwordStdin, user: user, server: url)
-      try await checkSignIn(id, displayName: displayName ?? name, server: url, user: user, password: password)
+      try await checkSignIn(
+        id, displayName: displayName ?? name, account: ServerAccount(baseURL: url, user: user, trustedCertificates: trusted),
+        user: user, password: password)
+      var settings = [("server", url.absoluteString), ("user", user)]
+      if let trusted { settings.append((RemoteDomains.trustedCertificatesKey, trusted.path)) }
       let updated = try DomainConfigEditor.adding(
-        name: id, type: "folio", settings: [("server", url.absoluteString), ("user", user)], displayName: displayName,
+        name: id, type: "folio", settings: settings, displayName: displayName,
         to: text, file: file.path, paths: paths)
       try CredentialsStore(paths: paths).setSecret(password, for: id)
       try DomainConfigEditor.write(updated, to: file)
@@ -98,7 +109,7 @@ struct DomainLoginCommand: AsyncParsableCommand {
       }
       let user = provider.account.user
       let password = try readPassword(stdin: passwordStdin, user: user, server: provider.account.baseURL)
-      try await checkSignIn(id, displayName: config.displayName, server: provider.account.baseURL, user: user, password: password)
+      try await checkSignIn(id, displayName: config.displayName, account: provider.account, user: user, password: password)
       try CredentialsStore(paths: paths).setSecret(password, for: id)
       Console.out("signed in to '\(id)' as \(TerminalText.escape(user))")
     }

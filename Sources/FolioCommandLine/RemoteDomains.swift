@@ -26,7 +26,10 @@ enum RemoteDomains {
     guard let user = settings["user"] else {
       throw ProviderError(.badConfig, "the location '\(id)' has no user (add user = \"NAME\" to its [[domain]])")
     }
-    let account = ServerAccount(baseURL: try serverURL(server), user: user)
+    let trusted = try settings[trustedCertificatesKey].map { (file: String) throws(ProviderError) -> URL in
+      try trustedCertificates(file, relativeTo: paths.configFile.deletingLastPathComponent().path, domain: id)
+    }
+    let account = ServerAccount(baseURL: try serverURL(server), user: user, trustedCertificates: trusted)
     let store = CredentialsStore(paths: paths)
     let command = config.passwordCommand
     let source = PasswordSource { () async throws(ProviderError) -> String? in
@@ -36,6 +39,28 @@ enum RemoteDomains {
     }
     return FolioServerProvider(
       domain: id, displayName: config.displayName, account: account, password: source, signInHint: withHint ? signInHint(id) : nil)
+  }
+
+  /// The `[[domain]]` key of a PEM file of certificates to trust for https instead of the system's.
+  static let trustedCertificatesKey = "tls_ca"
+
+  /// The absolute path of a `tls_ca` file (`~` expanded, relative paths from `directory`), which
+  /// must be readable now: a typo is said here, not as a TLS failure at every request.
+  static func trustedCertificates(_ text: String, relativeTo directory: String, domain: DomainIdentifier)
+    throws(ProviderError) -> URL
+  {
+    var path = text
+    if path == "~" || path.hasPrefix("~/") {
+      path = (ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()) + path.dropFirst()
+    } else if !path.hasPrefix("/") {
+      path = directory + "/" + path
+    }
+    let url = URL(fileURLWithPath: path).standardizedFileURL
+    guard FileManager.default.isReadableFile(atPath: url.path) else {
+      throw ProviderError(
+        .badConfig, "the certificates to trust for '\(domain)' (tls_ca) cannot be read: \(TerminalText.escape(url.path))")
+    }
+    return url
   }
 
   /// The base URL of a server setting: `http(s)://host[:port][/prefix]`, or `host[:port]`, which

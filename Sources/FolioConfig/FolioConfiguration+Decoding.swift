@@ -143,13 +143,14 @@ extension ConfigDecoder {
       throw error(table.path(of: "type"), "unknown type \(Self.quote(type)) (use one of \(list))")
     }
     let common: [(String, KeyShape)] = [("name", .value), ("type", .value), ("display_name", .value)]
-    let specific: [String] = type == "local" ? ["root"] : ["server", "url", "user", "password_command"]
+    let remoteKeys = ["server", "url", "user", "password_command", "tls_ca"]
+    let specific: [String] = type == "local" ? ["root"] : remoteKeys
     try checkKeys(table, allowed: common + specific.map { ($0, .value) }) { key in
       if Self.secretKeys.contains(key.lowercased()) {
         return "secrets do not belong in config.toml: Folio asks for them and keeps them in "
           + self.paths.credentialsFile.path
       }
-      if type == "local" && ["server", "url", "user", "password_command"].contains(key) || type != "local" && key == "root" {
+      if type == "local" && remoteKeys.contains(key) || type != "local" && key == "root" {
         return "not used by a domain of type \(Self.quote(type))"
       }
       return nil
@@ -190,8 +191,15 @@ extension ConfigDecoder {
         passwordCommand = argv
       }
       for key in specific where key != "password_command" {
-        if let value = try string(table, key) {
+        if var value = try string(table, key) {
           if value.trimmingWhitespace().isEmpty { throw error(table.path(of: key), "must not be empty") }
+          if key == "tls_ca" {
+            // The certificates to trust for https instead of the system's (a server's own).
+            value = paths.expandingTilde(value)
+            guard value.hasPrefix("/") else {
+              throw error(table.path(of: key), "\(Self.quote(value)) must be an absolute path or start with ~/")
+            }
+          }
           settings[key] = value
         }
       }

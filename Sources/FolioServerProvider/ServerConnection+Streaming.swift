@@ -90,7 +90,8 @@ extension ServerConnection {
     if let token { headers.add(name: "Authorization", value: "Bearer \(token)") }
     for (name, value) in r.headers { headers.add(name: name, value: value) }
     do {
-      return try HTTPClient.Request(url: r.url(base: account.baseURL), method: r.method, headers: headers)
+      return try HTTPClient.Request(
+        url: r.url(base: account.baseURL), method: r.method, headers: headers, tlsConfiguration: tlsConfiguration)
     } catch {
       throw ProviderError(.invalidArgument, "not a usable server address: \(TerminalText.escape(account.baseURL.absoluteString))")
     }

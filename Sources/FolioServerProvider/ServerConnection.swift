@@ -3,6 +3,7 @@ import FolioProtocol
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOSSL
 import ProviderAPI
 
 /// Sends requests to one FolioServer account: URLs, the bearer token, one transparent re-login,
@@ -23,6 +24,9 @@ final class ServerConnection: Sendable {
   let afterSignIn: @Sendable (ServerConnection, String) async -> Void
   /// How long an ordinary request may wait for the head of its answer.
   let firstByteTimeout: TimeAmount
+  /// For an account with its own trusted certificates: the TLS configuration of every request
+  /// (AsyncHTTPClient pools connections per configuration). Nil: the client's, the system's roots.
+  let tlsConfiguration: TLSConfiguration?
 
   /// Answers larger than this are refused rather than read into memory (F08: a 1 GB "listing").
   static let maxJSONBytes = 64 << 20
@@ -34,6 +38,13 @@ final class ServerConnection: Sendable {
   ) {
     self.firstByteTimeout = firstByteTimeout
     self.account = account
+    if let trusted = account.trustedCertificates {
+      var tls = TLSConfiguration.makeClientConfiguration()
+      tls.trustRoots = .file(trusted.path)
+      tlsConfiguration = tls
+    } else {
+      tlsConfiguration = nil
+    }
     var name = account.baseURL.host ?? account.baseURL.absoluteString
     if let port = account.baseURL.port { name += ":\(port)" }
     serverName = TerminalText.escape(name)
@@ -119,6 +130,7 @@ final class ServerConnection: Sendable {
   private func httpRequest(_ r: ServerRequest, token: String?) throws(ProviderError) -> HTTPClientRequest {
     var request = HTTPClientRequest(url: r.url(base: account.baseURL))
     request.method = r.method
+    request.tlsConfiguration = tlsConfiguration
     request.headers.add(name: "User-Agent", value: "folio")
     request.headers.add(name: "Accept", value: "application/json")
     if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }

@@ -98,7 +98,9 @@ enum ServerErrorMapping {
     let typeName = String(reflecting: type(of: error))
     if typeName.contains("NIOSSL") || typeName.contains("TLS") {
       // Never retried blindly: a certificate that fails verification stays failed (test-plan K5).
-      return ProviderError(.cannotSynchronize, "the TLS connection to \(server) was refused: \(description)")
+      return ProviderError(
+        .cannotSynchronize,
+        "the TLS connection to \(server) was refused: \(description) (a server with its own certificate: trust it with tls_ca = \"/path/cert.pem\" in its [[domain]], or folio domain add --ca-file)")
     }
     return ProviderError(.serverUnreachable, "cannot reach \(server): \(description)")
   }

@@ -29,6 +29,9 @@ public final class ServerProcess: @unchecked Sendable {
   /// The server's data folder (server.sqlite, content/, uploads/).
   public let root: URL
   public let faults: Bool
+  /// With `tls`: the server's self-signed certificate (PEM, for 127.0.0.1), which a client must
+  /// be told to trust; the server then speaks https only.
+  public let certificate: URL?
   public private(set) var baseURL: URL
   public private(set) var port: Int
   private var process: Process?
@@ -54,14 +57,17 @@ public final class ServerProcess: @unchecked Sendable {
     return path
   }
 
-  /// Creates a fresh root with `users` (name → password) and starts the server.
-  public init(users: [String: String] = ["ana": "ana-password"], quotas: [String: Int64] = [:], faults: Bool = false)
-    async throws
-  {
+  /// Creates a fresh root with `users` (name → password) and starts the server; with `tls`, on
+  /// https with a self-signed certificate made by `openssl` (``certificate``).
+  public init(
+    users: [String: String] = ["ana": "ana-password"], quotas: [String: Int64] = [:], faults: Bool = false,
+    tls: Bool = false
+  ) async throws {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-server-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     root = dir
     self.faults = faults
+    certificate = tls ? try Self.makeCertificate(in: dir) : nil
     baseURL = URL(string: "http://127.0.0.1:0")!
     port = 0
     for (name, password) in users.sorted(by: { $0.key < $1.key }) {
@@ -112,6 +118,9 @@ public final class ServerProcess: @unchecked Sendable {
     p.executableURL = URL(fileURLWithPath: try Self.binary())
     var args = ["serve", "--root", root.path, "--host", "127.0.0.1", "--port", String(port)]
     if faults { args.append("--faults") }
+    if let certificate {
+      args += ["--tls-cert", certificate.path, "--tls-key", root.appendingPathComponent("tls-key.pem").path]
+    }
     p.arguments = args
     let out = Pipe()
     p.standardOutput = out
@@ -147,6 +156,23 @@ public final class ServerProcess: @unchecked Sendable {
       if late { throw Failure.didNotStart("no 'listening' line within 60 s: \(text)") }
       try await Task.sleep(nanoseconds: 20_000_000)
     }
+  }
+
+  /// A self-signed certificate for 127.0.0.1 and its key (`tls-cert.pem`, `tls-key.pem`) in `dir`.
+  static func makeCertificate(in dir: URL) throws -> URL {
+    let cert = dir.appendingPathComponent("tls-cert.pem")
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+    p.arguments = [
+      "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", dir.appendingPathComponent("tls-key.pem").path,
+      "-out", cert.path, "-days", "2", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+    ]
+    p.standardOutput = FileHandle.nullDevice
+    p.standardError = FileHandle.nullDevice
+    try p.run()
+    p.waitUntilExit()
+    guard p.terminationStatus == 0 else { throw Failure.adminFailed("openssl could not make a certificate") }
+    return cert
   }
 
   /// Everything the server printed since it last started.

@@ -144,6 +144,23 @@ import Testing
     )
   }
 
+  /// `tls_ca`: a server's own certificates, by absolute path or from ~/; not a local folder's key.
+  @Test func theCertificatesToTrustOfAServer() throws {
+    let text = "[[domain]]\nname = \"w\"\ntype = \"folio\"\nserver = \"https://x\"\nuser = \"ana\"\n"
+    let config = try parse(text + "tls_ca = \"~/certs/w.pem\"")
+    guard case .remote(_, let settings) = config.domains.first?.kind else {
+      Issue.record("not a remote domain")
+      return
+    }
+    #expect(settings["tls_ca"] == "/home/ana/certs/w.pem")
+    #expect(
+      parseError(text + "tls_ca = \"certs/w.pem\"")
+        == "config.toml:6: domain[0].tls_ca: \"certs/w.pem\" must be an absolute path or start with ~/")
+    #expect(
+      parseError("[[domain]]\nname = \"p\"\ntype = \"local\"\nroot = \"/srv\"\ntls_ca = \"/c.pem\"")
+        == "config.toml:5: domain[0].tls_ca: not used by a domain of type \"local\"")
+  }
+
   @Test func domainTypesAndTheirKeys() {
     #expect(
       parseError("[[domain]]\nname = \"x\"\ntype = \"webdavs\"\nurl = \"https://x\"")

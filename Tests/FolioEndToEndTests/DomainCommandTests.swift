@@ -57,7 +57,7 @@ struct DomainCommandTests {
     try FileManager.default.createDirectory(atPath: s.configHome + "/folio", withIntermediateDirectories: true)
     try "theme = \"light\" # mine\n".write(toFile: s.configFile, atomically: false, encoding: .utf8)
     let added = try s.addWork(server)
-    #expect(added.status == 0, "\(added)")
+    #expect(added.status == 0, "\(added.err)")
     #expect(added.out.contains("added 'work'"))
     #expect(s.read(s.configFile).hasPrefix("theme = \"light\" # mine\n"))
     #expect(s.read(s.configFile).contains("[[domain]]\nname = \"work\"\ntype = \"folio\"\nserver = \"\(server.baseURL.absoluteString)\"\nuser = \"ana\"\n"))
@@ -102,6 +102,36 @@ struct DomainCommandTests {
     #expect(!s.read(s.credentialsFile).contains("work="))
     let gone = try s.folio("ls", "work:/")
     #expect(gone.status == 1 && gone.err.contains("no location named 'work'"), "\(gone)")
+  }
+
+  /// A server on https with a self-signed certificate: refused with the way to trust it, then
+  /// added with --ca-file (saved as tls_ca), and used: put, ls, get with the bytes checked.
+  @Test func aServerWithItsOwnCertificateIsAddedWithCAFile() async throws {
+    let server = try await ServerProcess(tls: true)
+    let cert = try #require(server.certificate)
+    let s = try Sandbox()
+    let refused = try s.addWork(server)
+    #expect(refused.status == 1 && refused.err.contains("TLS") && refused.err.contains("--ca-file"), "\(refused)")
+    #expect(!FileManager.default.fileExists(atPath: s.configFile))
+    let missing = try s.folio(
+      ["domain", "add", "work", "--server", server.baseURL.absoluteString, "--user", "ana", "--password-stdin",
+       "--ca-file", "/nonexistent/ca.pem"], stdin: "ana-password\n")
+    #expect(missing.status == 3 && missing.err.contains("cannot be read"), "\(missing)")
+    let added = try s.folio(
+      ["domain", "add", "work", "--server", server.baseURL.absoluteString, "--user", "ana", "--password-stdin",
+       "--ca-file", cert.path], stdin: "ana-password\n")
+    #expect(added.status == 0, "\(added.err)")
+    #expect(s.read(s.configFile).contains("tls_ca = \"\(cert.path)\""), "\(s.read(s.configFile))")
+    let data = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+    let source = s.home + "/report.bin"
+    try data.write(to: URL(fileURLWithPath: source))
+    let put = try s.folio("put", Arg(source), "work:/")
+    #expect(put.status == 0 && put.out.contains("uploaded /report.bin"), "\(put)")
+    #expect(try s.folio("ls", "work:/").out.contains("report.bin"))
+    let back = s.home + "/back.bin"
+    let get = try s.folio("get", "work:/report.bin", Arg(back))
+    #expect(get.status == 0, "\(get)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: back)) == data)
   }
 
   @Test func aWrongPasswordSavesNothing() async throws {

@@ -3,6 +3,7 @@ import FolioProtocol
 import FolioServerProvider
 import Foundation
 import ProviderAPI
+import TestSupport
 import Testing
 
 func sha256(of url: URL) throws -> String {
@@ -55,6 +56,31 @@ struct FolioServerProviderContentTests {
     let emptyCopy = temporaryURL()
     _ = try await ana.fetchContents(empty.identifier, version: nil, to: emptyCopy, progress: { _ in })
     #expect(try Data(contentsOf: emptyCopy).isEmpty)
+  }
+
+  /// A server on https with its own (self-signed) certificate: trusted through the account's
+  /// certificate file, every kind of exchange works (sign-in, listing, upload, a streamed and
+  /// verified download, a range); without it the connection is refused with the way to trust it.
+  @Test func httpsWithTheServersOwnCertificate() async throws {
+    let fx = try await ServerFixture(tls: true)
+    #expect(fx.server.baseURL.scheme == "https")
+    let ana = fx.provider(trusting: try #require(fx.server.certificate))
+    let source = try temporaryFile(5 * 1024 * 1024 + 3, seed: 21)
+    let item = try await ana.createItem(fileTemplate("data.bin"), fields: [], contents: source, options: [])
+    #expect(try await listAll(ana, .root).map(\.filename.lossyString) == ["data.bin"])
+    let destination = temporaryURL("data.bin")
+    _ = try await ana.fetchContents(item.identifier, version: nil, to: destination, progress: { _ in })
+    #expect(try sha256(of: destination) == (try sha256(of: source)))
+    let part = temporaryURL("part.bin")
+    let (_, got) = try await ana.fetchPartialContents(item.identifier, version: nil, range: 4_000_000..<4_100_000, to: part)
+    #expect(got == 4_000_000..<4_100_000)
+    let bytes = try Data(contentsOf: part)
+    #expect(bytes.dropFirst(4_000_000) == (try Data(contentsOf: source)).dropFirst(4_000_000).prefix(100_000))
+
+    let untrusting = fx.provider()
+    let refused = await #expect(throws: ProviderError.self) { try await untrusting.item(for: .root, pathHint: nil) }
+    #expect(refused?.code == .cannotSynchronize)
+    #expect(refused?.message.contains("tls_ca") == true, "\(String(describing: refused))")
   }
 
   /// A caller's digest (the sync engine's staged snapshot) is sent as it is, so the file is read

@@ -12,18 +12,18 @@ final class ServerFixture: Sendable {
   let server: ServerProcess
   static let passwords = ["ana": "ana-password", "ben": "ben-password"]
 
-  init(quotas: [String: Int64] = [:], faults: Bool = false) async throws {
-    server = try await ServerProcess(users: Self.passwords, quotas: quotas, faults: faults)
+  init(quotas: [String: Int64] = [:], faults: Bool = false, tls: Bool = false) async throws {
+    server = try await ServerProcess(users: Self.passwords, quotas: quotas, faults: faults, tls: tls)
   }
 
   /// A provider for `user`, with that user's password as its password source unless told otherwise.
   func provider(
     _ user: String = "ana", password: PasswordSource? = nil, hint: String? = nil,
-    firstByteTimeout: Duration = .seconds(30)
+    firstByteTimeout: Duration = .seconds(30), trusting certificates: URL? = nil
   ) -> FolioServerProvider {
     FolioServerProvider(
       domain: DomainIdentifier(unchecked: "work"), displayName: "Work",
-      account: ServerAccount(baseURL: server.baseURL, user: user),
+      account: ServerAccount(baseURL: server.baseURL, user: user, trustedCertificates: certificates),
       password: password ?? .fixed(Self.passwords[user] ?? ""), signInHint: hint, firstByteTimeout: firstByteTimeout)
   }
 
