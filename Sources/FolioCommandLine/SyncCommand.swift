@@ -87,6 +87,8 @@ struct SyncCommand: AsyncParsableCommand {
           }
         } catch {
           failed = true
+          // Offline or signed out is waiting; a refusal (permission, a bad setting) needs a person.
+          if FailureDisposition.of(error) == .fail { onlyWaiting = false }
           d.error = FolioContext.explain(error)
         }
         if let e = d.error, !json { Console.err("\(domain.identifier): \(e)") }

@@ -30,10 +30,20 @@ final class OpenFile: @unchecked Sendable {
     return copy
   }
 
-  /// Asks the kernel to start reading a range into the page cache (`POSIX_FADV_WILLNEED`), so that
-  /// a later `sendfile` of it finds the pages there instead of waiting for the disk.
-  func willNeed(from offset: Int64, count: Int64) {
-    _ = posix_fadvise(fd, off_t(offset), off_t(count), POSIX_FADV_WILLNEED)
+  /// Reads a range into the page cache and returns once it is there, copying nothing: the range is
+  /// mapped with `MAP_POPULATE` (which waits for the disk) and unmapped. A `sendfile` of it then
+  /// finds the pages in memory instead of reading the disk on the event loop. Pages found cached
+  /// cost a page-table walk (~0.1 ms per 4 MiB). Where mapping fails, readahead is only asked for.
+  func makeResident(from offset: Int64, count: Int64) {
+    guard count > 0 else { return }
+    let page = Int64(sysconf(Int32(_SC_PAGESIZE)))
+    let start = offset - offset % page
+    let length = Int(offset + count - start)
+    guard let map = mmap(nil, length, PROT_READ, MAP_SHARED | MAP_POPULATE, fd, off_t(start)), map != MAP_FAILED else {
+      _ = posix_fadvise(fd, off_t(offset), off_t(count), POSIX_FADV_WILLNEED)
+      return
+    }
+    munmap(map, length)
   }
 
   func read(at offset: Int64, count: Int) throws -> ByteBuffer {

@@ -25,10 +25,12 @@ import NIOHTTPTypesHTTP1
 /// and so does a response a test fault rewrites (the fault needs the bytes).
 ///
 /// A region whose pages are not in the page cache makes `sendfile` read the disk on the event loop,
-/// which would stall every connection sharing it. So the file goes in chunks, and the chunk after
-/// the one being sent is asked for ahead (`posix_fadvise(WILLNEED)`, from this task, not the loop).
+/// which would stall every connection sharing it. So the file goes in chunks, and each chunk is
+/// brought into the page cache by this task (``OpenFile/makeResident(from:count:)``, which waits
+/// for the disk off the loop) before it is handed to the loop: the next one while the current one
+/// is being sent, so the disk and the network work at the same time.
 struct SendfileBody {
-  /// Bytes per region: 256 hops to the event loop per GiB, and 4 MiB read ahead.
+  /// Bytes per region: 256 hops to the event loop per GiB, 4 MiB made resident ahead.
   static let chunk: Int64 = 4 << 20
 
   let file: OpenFile
@@ -39,15 +41,14 @@ struct SendfileBody {
     let handle = NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: try file.duplicateDescriptor())
     defer { try? handle.close() }
     let end = start + count
-    file.willNeed(from: start, count: min(count, Self.chunk))
+    file.makeResident(from: start, count: min(count, Self.chunk))
     var offset = start
     while offset < end {
       let n = min(Self.chunk, end - offset)
       let next = offset + n
-      if next < end { file.willNeed(from: next, count: min(Self.chunk, end - next)) }
       let (from, to) = (Int(offset), Int(next))
       let channel = self.channel
-      try await channel.eventLoop.flatSubmit { () -> EventLoopFuture<Void> in
+      let sent = channel.eventLoop.flatSubmit { () -> EventLoopFuture<Void> in
         do {
           let codec = try channel.pipeline.syncOperations.context(handlerType: HTTP1ToHTTPServerCodec.self)
           let region = FileRegion(fileHandle: handle, readerIndex: from, endIndex: to)
@@ -55,7 +56,9 @@ struct SendfileBody {
         } catch {
           return channel.eventLoop.makeFailedFuture(error)
         }
-      }.get()
+      }
+      if next < end { file.makeResident(from: next, count: min(Self.chunk, end - next)) }
+      try await sent.get()
       offset = next
     }
   }

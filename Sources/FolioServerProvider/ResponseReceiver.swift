@@ -68,6 +68,11 @@ final class ResponseReceiver: HTTPClientResponseDelegate, @unchecked Sendable {
     promise?.succeed(())
   }
 
+  /// The head was refused (the task cancels the request): the go-ahead is given anyway, with the
+  /// body dropped. AsyncHTTPClient holds a response whose end is already read until the go-ahead,
+  /// and only then acts on the cancel; without it the request would never finish (a leak).
+  func refuse() { collect(upTo: 0) }
+
   /// What ``collect(upTo:)`` kept, once the request finished.
   var collected: ByteBuffer? {
     lock.withLock {

@@ -46,7 +46,12 @@ extension ServerConnection {
       timer.cancel()
       guard (200..<300).contains(head.status.code) else {
         receiver.collect(upTo: 1 << 20)
-        _ = try? await task.futureResult.get()
+        _ = try? await withTaskCancellationHandler {
+          try await task.futureResult.get()
+        } onCancel: {
+          task.cancel()
+        }
+        if Task.isCancelled { throw .cancelledError }
         let error = ServerErrorMapping.error(
           status: head.status, headers: head.headers, body: receiver.collected.map { Data($0.readableBytesView) },
           server: serverName)
@@ -54,6 +59,7 @@ extension ServerConnection {
           await signIn.invalidate(token)
           if !signedInAgain {
             signedInAgain = true
+            attempt = 0  // a fresh request: its own retry for a stale pooled connection
             continue
           }
           throw hinted(ProviderError(.notAuthenticated, "\(serverName) refused the sign-in of \(TerminalText.escape(account.user))"))
@@ -65,6 +71,7 @@ extension ServerConnection {
         sink = try accept(head)
       } catch {
         task.cancel()
+        receiver.refuse()
         throw error
       }
       receiver.stream(into: sink)
