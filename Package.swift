@@ -54,7 +54,9 @@ let package = Package(
     // The engine: domains, enumerations, working-set bookkeeping, actions, openers.
     .target(
       name: "ProviderCore",
-      dependencies: ["ProviderAPI", "WorkingSetIndex", "FolioConfig", .product(name: "Crypto", package: "swift-crypto")],
+      dependencies: [
+        "ProviderAPI", "WorkingSetIndex", "FolioConfig", "CFolioSystem", .product(name: "Crypto", package: "swift-crypto"),
+      ],
       swiftSettings: strict),
     // The FolioServer wire protocol (docs/PROTOCOL.md): bodies shared by the server and its provider.
     .target(name: "FolioProtocol", swiftSettings: strict),

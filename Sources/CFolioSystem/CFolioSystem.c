@@ -70,3 +70,13 @@ int folio_setup_utf8_ctype(void) {
   }
   return 0;
 }
+
+ssize_t folio_copy_file_range(int in_fd, int64_t *off_in, int out_fd, int64_t *off_out, size_t len) {
+  loff_t in = *off_in, out = *off_out;
+  ssize_t n = copy_file_range(in_fd, &in, out_fd, &out, len, 0);
+  if (n > 0) {
+    *off_in = in;
+    *off_out = out;
+  }
+  return n;
+}

@@ -19,6 +19,16 @@ extension FolioServerProvider {
     _ identifier: ItemIdentifier, version: ItemVersion?, to destination: URL,
     progress: @escaping @Sendable (TransferProgress) -> Void
   ) async throws(ProviderError) -> Item {
+    try await fetchVerifiedContents(identifier, version: version, to: destination, progress: progress).item
+  }
+
+  /// ``fetchContents(_:version:to:progress:)`` with the digest it checked the bytes against (the
+  /// server's `X-Folio-SHA256` and `Content-Length`): the content store records it instead of
+  /// hashing the file again (~0.6 s per GiB).
+  public func fetchVerifiedContents(
+    _ identifier: ItemIdentifier, version: ItemVersion?, to destination: URL,
+    progress: @escaping @Sendable (TransferProgress) -> Void
+  ) async throws(ProviderError) -> (item: Item, digest: ContentDigest?) {
     var attempts = 0
     while true {
       attempts += 1
@@ -27,7 +37,7 @@ extension FolioServerProvider {
       let revision = try requestedRevision(version, current: item)
       do throws(ProviderError) {
         let server = connection.serverName
-        _ = try await receiveContent(contentRequest(identifier, revision: revision, range: nil), progress: progress) {
+        let plan = try await receiveContent(contentRequest(identifier, revision: revision, range: nil), progress: progress) {
           head throws(ProviderError) -> ContentPlan in
           let length = try contentLength(head.headers)
           guard let sha = head.headers.first(name: WireRoutes.sha256Header), Self.isHexSHA256(sha) else {
@@ -38,7 +48,7 @@ extension FolioServerProvider {
             download: ContentDownload(destination: destination, server: server), length: length, sha256: sha,
             range: 0..<length)
         }
-        return item
+        return (item, plan.sha256.map { ContentDigest(size: plan.length, sha256: $0.lowercased()) })
       } catch {
         // The content changed between the metadata and the download: once more, from the top.
         if error.code == .versionNoLongerAvailable, version == nil, attempts == 1 { continue }

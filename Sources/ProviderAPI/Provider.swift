@@ -70,6 +70,15 @@ public protocol Provider: Sendable {
     progress: @escaping @Sendable (TransferProgress) -> Void
   ) async throws(ProviderError) -> Item
 
+  /// `fetchContents`, and the size and SHA-256 of the bytes written when the provider checked them
+  /// against a hash its storage stated (nil when it did not): the caller can record that digest
+  /// instead of reading the whole file once more to compute it. The file is durable on return when
+  /// a digest is given.
+  func fetchVerifiedContents(
+    _ identifier: ItemIdentifier, version: ItemVersion?, to destination: URL,
+    progress: @escaping @Sendable (TransferProgress) -> Void
+  ) async throws(ProviderError) -> (item: Item, digest: ContentDigest?)
+
   /// Writes at least `range` of the content to `destination`; returns the range actually written.
   func fetchPartialContents(
     _ identifier: ItemIdentifier, version: ItemVersion?, range: Range<Int64>, to destination: URL
@@ -128,6 +137,13 @@ extension Provider {
   }
 
   public func pageToken(at offset: Int, from known: Page, in request: EnumerationRequest) -> Page? { nil }
+
+  public func fetchVerifiedContents(
+    _ identifier: ItemIdentifier, version: ItemVersion?, to destination: URL,
+    progress: @escaping @Sendable (TransferProgress) -> Void
+  ) async throws(ProviderError) -> (item: Item, digest: ContentDigest?) {
+    (try await fetchContents(identifier, version: version, to: destination, progress: progress), nil)
+  }
 
   public func copyItem(_ identifier: ItemIdentifier, to parent: ItemIdentifier, name: ItemName?) async throws(ProviderError) -> Item {
     throw ProviderError(.featureUnsupported, "this location cannot copy items")

@@ -1,3 +1,4 @@
+import CFolioSystem
 import Crypto
 import Foundation
 import ProviderAPI
@@ -112,6 +113,42 @@ enum DurableFile {
     }
     if sync && fsync(fd) != 0 { throw error(errno, "cannot flush", url.path) }
     return (total, hex(hasher.finalize()))
+  }
+
+  /// Copies a whole file into `fd` and fsyncs it, without hashing: with `copy_file_range`, so the
+  /// bytes never pass through this process (and a filesystem that can share extents, btrfs or
+  /// XFS, shares them); by reading and writing where the kernel cannot (another filesystem type,
+  /// an old kernel). For copies whose hash nobody needs (`folio get ITEM DEST`).
+  static func copyContents(from source: URL, to fd: Int32, cancel: BlockingWork.Cancellation? = nil) throws(ProviderError) {
+    let src = open(source.path, O_RDONLY | O_CLOEXEC)
+    guard src >= 0 else { throw error(errno, "cannot read", source.path) }
+    defer { close(src) }
+    var (inOffset, outOffset): (Int64, Int64) = (0, 0)
+    while true {
+      if cancel?.isCancelled == true { throw .cancelledError }
+      let n = folio_copy_file_range(src, &inOffset, fd, &outOffset, 64 << 20)
+      if n > 0 { continue }
+      if n == 0 { break }
+      if errno == EINTR { continue }
+      guard inOffset == 0, [EXDEV, ENOSYS, EINVAL, EOPNOTSUPP, EBADF].contains(errno) else {
+        throw error(errno, "cannot copy", source.path)
+      }
+      // The kernel cannot copy between these two: the ordinary way (it fsyncs).
+      _ = try copy(from: source, to: fd, cancel: cancel)
+      return
+    }
+    guard fsync(fd) == 0 else { throw error(errno, "cannot flush a copy of", source.path) }
+  }
+
+  /// The size of a regular file (after an fsync, with `sync`), or nil when it cannot be read.
+  static func size(of url: URL, sync: Bool) -> Int64? {
+    let fd = open(url.path, (sync ? O_RDWR : O_RDONLY) | O_NOFOLLOW | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var info = stat()
+    guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+    if sync && fsync(fd) != 0 { return nil }
+    return Int64(info.st_size)
   }
 
   /// Renames `from` onto `to` (replacing it), then fsyncs the folder so the rename itself is

@@ -8,6 +8,27 @@ import WorkingSetIndex
 
 /// The content store: staging, verified downloads, clean failures and cancellation, item keys.
 @Suite struct ContentStoreTests {
+  /// `folio get ITEM DEST`'s copy: byte for byte, on one filesystem (the kernel copies) and from
+  /// tmpfs to disk (the kernel refuses, the ordinary copy does it); an existing DEST is refused.
+  @Test func anExportIsTheSameBytesWithinAndAcrossFilesystems() async throws {
+    var bytes = [UInt8](repeating: 0, count: 3 << 20)
+    for i in bytes.indices { bytes[i] = UInt8(truncatingIfNeeded: i &* 2_654_435_761 >> 7) }
+    for sourceFolder in ["/var/tmp", "/dev/shm"] where FileManager.default.fileExists(atPath: sourceFolder) {
+      let id = UUID().uuidString
+      let source = URL(fileURLWithPath: "\(sourceFolder)/folio-export-src-\(id)")
+      let target = URL(fileURLWithPath: "/var/tmp/folio-export-dst-\(id)")
+      defer {
+        try? FileManager.default.removeItem(at: source)
+        try? FileManager.default.removeItem(at: target)
+      }
+      try Data(bytes).write(to: source)
+      try await ContentStore.export(source, to: target)
+      #expect(try Data(contentsOf: target) == Data(bytes), "from \(sourceFolder)")
+      let again = await #expect(throws: ProviderError.self) { try await ContentStore.export(source, to: target) }
+      #expect(again?.code == .filenameCollision)
+    }
+  }
+
   @Test func stagingCopiesFsyncsAndPublishesBeforeAnythingIsJournaled() async throws {
     let f = try SyncFixture()
     let source = try f.source("a.txt", "hello")

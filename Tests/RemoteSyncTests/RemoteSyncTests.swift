@@ -27,6 +27,9 @@ struct RemoteSyncTests {
     let url = try await ben.engine.materialize(item, in: ben.domain)
     #expect(try Data(contentsOf: url) == data)
     #expect(await progress.value != nil)
+    // Ben's record holds the digest the provider verified the bytes against (not hashed again).
+    let benLocal = try #require(try ben.engine.store.localFile(domain: RemoteServer.work, identifier: item.identifier))
+    #expect(benLocal.content.sha256 == (try sha256(data)) && benLocal.content.size == Int64(data.count))
     #expect(try await ana.serverBytes(item.identifier) == data)
   }
 

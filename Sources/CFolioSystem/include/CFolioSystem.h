@@ -2,6 +2,7 @@
 #ifndef CFOLIOSYSTEM_H
 #define CFOLIOSYSTEM_H
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /// getxattr/setxattr/removexattr without following a final symlink. Return -1 and set errno on failure.
@@ -12,6 +13,11 @@ int folio_removexattr(const char *path, const char *name);
 /// rename that fails with EEXIST instead of replacing the target (renameat2 RENAME_NOREPLACE).
 /// Falls back to link+unlink semantics is NOT attempted: callers get ENOSYS/EINVAL and decide.
 int folio_rename_noreplace(const char *from, const char *to);
+
+/// copy_file_range(2): the kernel copies (or, on filesystems that can, shares) up to len bytes from
+/// in_fd at *off_in to out_fd at *off_out, advancing both. -1 and errno on failure (EXDEV, ENOSYS,
+/// EINVAL, EOPNOTSUPP where it cannot: the caller copies by reading and writing).
+ssize_t folio_copy_file_range(int in_fd, int64_t *off_in, int out_fd, int64_t *off_out, size_t len);
 
 /// The f_type magic of the filesystem holding path (statfs), or -1.
 long folio_fs_type(const char *path);
