@@ -202,26 +202,29 @@ final class ContentSink: @unchecked Sendable {
           return
         }
         bytes += buffer.readableBytes
+        // Per buffer, not per batch: a batch can hold the whole of a small file when this queue
+        // ran late, and the badge should still move.
+        let total = position - start
+        if total - reported >= Self.progressStep || total == expectedLength {
+          reported = total
+          progress(TransferProgress(completedBytes: total, totalBytes: expectedLength))
+        }
       }
       writeback.written(upTo: position)
       var wake = Wakeups()
-      let (kick, total) = lock.withLock { () -> (Bool, Int64) in
+      let kick = lock.withLock { () -> Bool in
         written += Int64(bytes)
         if !hashes {
           release(bytes, &wake)
-          return (false, written)
+          return false
         }
         toHash.append(contentsOf: batch)
-        guard !hashing else { return (false, written) }
+        guard !hashing else { return false }
         hashing = true
-        return (true, written)
+        return true
       }
       wake.run()
       if kick { hashQueue.async { self.drainHashes() } }
-      if total - reported >= Self.progressStep || total == expectedLength {
-        reported = total
-        progress(TransferProgress(completedBytes: total, totalBytes: expectedLength))
-      }
     }
   }
 
