@@ -69,6 +69,10 @@ struct DomainAddCommand: AsyncParsableCommand {
           "a location named '\(id)' already exists: sign in again with `folio domain login \(id)`, or remove it first")
       }
       let url = try RemoteDomains.serverURL(server)
+      if caFile != nil && url.scheme == "http" {
+        throw ProviderError(
+          .invalidArgument, "--ca-file is for https servers: \(TerminalText.escape(url.absoluteString)) checks no certificate")
+      }
       let trusted = try caFile.map { (file: String) throws(ProviderError) -> URL in
         try RemoteDomains.trustedCertificates(file, relativeTo: FileManager.default.currentDirectoryPath, domain: id)
       }

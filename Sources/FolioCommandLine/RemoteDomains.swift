@@ -26,10 +26,15 @@ enum RemoteDomains {
     guard let user = settings["user"] else {
       throw ProviderError(.badConfig, "the location '\(id)' has no user (add user = \"NAME\" to its [[domain]])")
     }
-    let trusted = try settings[trustedCertificatesKey].map { (file: String) throws(ProviderError) -> URL in
-      try trustedCertificates(file, relativeTo: paths.configFile.deletingLastPathComponent().path, domain: id)
+    // Not read here: a certificate file gone missing must not stop every command (local ones
+    // too); this location's requests say it instead (ServerConnection).
+    let trusted = settings[trustedCertificatesKey].map { URL(fileURLWithPath: $0) }
+    let url = try serverURL(server)
+    if trusted != nil && url.scheme == "http" {
+      throw ProviderError(
+        .badConfig, "the location '\(id)' has tls_ca but its server is http://, where no certificate is checked: use https://")
     }
-    let account = ServerAccount(baseURL: try serverURL(server), user: user, trustedCertificates: trusted)
+    let account = ServerAccount(baseURL: url, user: user, trustedCertificates: trusted)
     let store = CredentialsStore(paths: paths)
     let command = config.passwordCommand
     let source = PasswordSource { () async throws(ProviderError) -> String? in
@@ -39,6 +44,15 @@ enum RemoteDomains {
     }
     return FolioServerProvider(
       domain: id, displayName: config.displayName, account: account, password: source, signInHint: withHint ? signInHint(id) : nil)
+  }
+
+  /// Whether a host names this machine: `localhost`, or an IPv4 address in 127.0.0.0/8 (an
+  /// address, not a name that merely starts with "127.", which could be anywhere).
+  static func isThisMachine(_ host: String) -> Bool {
+    if host == "localhost" { return true }
+    var address = in_addr()
+    guard inet_pton(AF_INET, host, &address) == 1 else { return false }
+    return UInt32(bigEndian: address.s_addr) >> 24 == 127
   }
 
   /// The `[[domain]]` key of a PEM file of certificates to trust for https instead of the system's.
@@ -70,8 +84,7 @@ enum RemoteDomains {
     var s = text.trimmingCharacters(in: .whitespaces)
     if !s.contains("://") {
       let host = s.split(separator: ":").first.map(String.init) ?? s
-      let local = host == "localhost" || host.hasPrefix("127.") || s.hasPrefix("[::1]")
-      s = (local ? "http://" : "https://") + s
+      s = (isThisMachine(host) || s.hasPrefix("[::1]") ? "http://" : "https://") + s
     }
     while s.hasSuffix("/") { s.removeLast() }
     guard let url = URL(string: s), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",

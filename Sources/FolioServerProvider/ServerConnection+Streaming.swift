@@ -41,7 +41,7 @@ extension ServerConnection {
         {
           continue
         }
-        throw ServerErrorMapping.transport(error, server: serverName)
+        throw ServerErrorMapping.transport(error, server: serverName, ownCertificates: account.trustedCertificates != nil)
       }
       timer.cancel()
       guard (200..<300).contains(head.status.code) else {
@@ -92,6 +92,7 @@ extension ServerConnection {
 
   /// The delegate API's request: the same URL and headers as ``execute(_:token:)`` sends, no body.
   private func clientRequest(_ r: ServerRequest, token: String?) throws(ProviderError) -> HTTPClient.Request {
+    try checkTrustedCertificates()
     var headers = HTTPHeaders()
     headers.add(name: "User-Agent", value: "folio")
     if let token { headers.add(name: "Authorization", value: "Bearer \(token)") }

@@ -98,7 +98,7 @@ final class ServerConnection: Sendable {
     } catch is NIOTooManyBytesError {
       throw ProviderError(.cannotSynchronize, "\(serverName) sent \(what) larger than \(Self.maxJSONBytes >> 20) MiB")
     } catch {
-      throw ServerErrorMapping.transport(error, server: serverName)
+      throw ServerErrorMapping.transport(error, server: serverName, ownCertificates: account.trustedCertificates != nil)
     }
     do {
       return try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView))
@@ -122,12 +122,22 @@ final class ServerConnection: Sendable {
         {
           continue
         }
-        throw ServerErrorMapping.transport(error, server: serverName)
+        throw ServerErrorMapping.transport(error, server: serverName, ownCertificates: account.trustedCertificates != nil)
       }
     }
   }
 
+  /// The account's own certificates must be readable for its requests: said as what it is, not as
+  /// a refused TLS connection.
+  func checkTrustedCertificates() throws(ProviderError) {
+    guard let file = account.trustedCertificates, !FileManager.default.isReadableFile(atPath: file.path) else { return }
+    throw ProviderError(
+      .badConfig,
+      "the certificates to trust for \(serverName) (tls_ca) cannot be read: \(TerminalText.escape(file.path))")
+  }
+
   private func httpRequest(_ r: ServerRequest, token: String?) throws(ProviderError) -> HTTPClientRequest {
+    try checkTrustedCertificates()
     var request = HTTPClientRequest(url: r.url(base: account.baseURL))
     request.method = r.method
     request.tlsConfiguration = tlsConfiguration

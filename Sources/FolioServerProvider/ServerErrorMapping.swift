@@ -66,7 +66,9 @@ enum ServerErrorMapping {
   /// The error for a request that got no answer: the connection failed, timed out or was cut.
   ///
   /// - Parameter phase: What was happening ("connecting", "reading the answer"), for the message.
-  static func transport(_ error: any Error, server: String) -> ProviderError {
+  /// - Parameter ownCertificates: The account trusts its own certificates (`tls_ca`): a refused
+  ///   one is then not answered with the advice to trust it.
+  static func transport(_ error: any Error, server: String, ownCertificates: Bool = false) -> ProviderError {
     if let e = error as? ProviderError { return e }
     if error is CancellationError || Task.isCancelled { return .cancelledError }
     if let e = error as? HTTPClientError {
@@ -98,9 +100,15 @@ enum ServerErrorMapping {
     let typeName = String(reflecting: type(of: error))
     if typeName.contains("NIOSSL") || typeName.contains("TLS") {
       // Never retried blindly: a certificate that fails verification stays failed (test-plan K5).
-      return ProviderError(
-        .cannotSynchronize,
-        "the TLS connection to \(server) was refused: \(description) (a server with its own certificate: trust it with tls_ca = \"/path/cert.pem\" in its [[domain]], or folio domain add --ca-file)")
+      // The way to trust a server's own certificate, only where that is the question: a
+      // certificate no trusted authority signed, on an account that trusts none of its own. Not for
+      // a wrong name or an expired one, where trusting what was shown would be the mistake.
+      let unverified = description.contains("CERTIFICATE_VERIFY_FAILED")
+      let hint =
+        unverified && !ownCertificates
+        ? " (if this server has its own certificate, get it from its administrator, not from the connection, and trust it with folio domain add --ca-file or tls_ca = \"/path/cert.pem\" in its [[domain]])"
+        : ""
+      return ProviderError(.cannotSynchronize, "the TLS connection to \(server) was refused: \(description)\(hint)")
     }
     return ProviderError(.serverUnreachable, "cannot reach \(server): \(description)")
   }

@@ -183,8 +183,9 @@ public struct ContentStore: Sendable {
         // The provider checked the bytes against the hash its storage stated: that hash is theirs,
         // and reading a large file once more only to hash it would add ~0.6 s per GiB. The size
         // is still the file's own, and the file is made durable here in any case.
-        if let verified, let size = DurableFile.size(of: temp, sync: true), size == verified.size {
-          return (size, verified.sha256)
+        if let verified {
+          let size = try DurableFile.size(of: temp, sync: true)
+          if size == verified.size { return (size, verified.sha256) }
         }
         return try DurableFile.digest(of: temp, sync: true, cancel: cancel)
       }

@@ -119,35 +119,54 @@ enum DurableFile {
   /// bytes never pass through this process (and a filesystem that can share extents, btrfs or
   /// XFS, shares them); by reading and writing where the kernel cannot (another filesystem type,
   /// an old kernel). For copies whose hash nobody needs (`folio get ITEM DEST`).
-  static func copyContents(from source: URL, to fd: Int32, cancel: BlockingWork.Cancellation? = nil) throws(ProviderError) {
+  static func copyContents(
+    from source: URL, to fd: Int32, cancel: BlockingWork.Cancellation? = nil, step: Int = 64 << 20
+  ) throws(ProviderError) {
     let src = open(source.path, O_RDONLY | O_CLOEXEC)
     guard src >= 0 else { throw error(errno, "cannot read", source.path) }
     defer { close(src) }
+    var info = stat()
+    guard fstat(src, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+      throw ProviderError(.invalidArgument, "\(TerminalText.escape(source.path)) is not a regular file")
+    }
+    let size = Int64(info.st_size)
     var (inOffset, outOffset): (Int64, Int64) = (0, 0)
-    while true {
+    var kernelCopies = true
+    while outOffset < size {
       if cancel?.isCancelled == true { throw .cancelledError }
-      let n = folio_copy_file_range(src, &inOffset, fd, &outOffset, 64 << 20)
+      let n = folio_copy_file_range(src, &inOffset, fd, &outOffset, step)
       if n > 0 { continue }
-      if n == 0 { break }
-      if errno == EINTR { continue }
-      guard inOffset == 0, [EXDEV, ENOSYS, EINVAL, EOPNOTSUPP, EBADF].contains(errno) else {
+      if n < 0 && errno == EINTR { continue }
+      if n < 0 && ![EXDEV, ENOSYS, EINVAL, EOPNOTSUPP, EBADF].contains(errno) {
         throw error(errno, "cannot copy", source.path)
       }
-      // The kernel cannot copy between these two: the ordinary way (it fsyncs).
-      _ = try copy(from: source, to: fd, cancel: cancel)
-      return
+      // The kernel cannot copy between these two (or says 0 before the end, as some filesystems
+      // do): the ordinary way, from the start.
+      kernelCopies = false
+      break
+    }
+    if !kernelCopies {
+      guard ftruncate(fd, 0) == 0 else { throw error(errno, "cannot write a copy of", source.path) }
+      let (copied, _) = try copy(from: source, to: fd, cancel: cancel)
+      guard copied == size else {
+        throw ProviderError(.ioError, "\(TerminalText.escape(source.path)) changed while it was copied")
+      }
+      return  // `copy` fsyncs
     }
     guard fsync(fd) == 0 else { throw error(errno, "cannot flush a copy of", source.path) }
   }
 
-  /// The size of a regular file (after an fsync, with `sync`), or nil when it cannot be read.
-  static func size(of url: URL, sync: Bool) -> Int64? {
+  /// The size of a regular file, after an fsync with `sync` (a failed one throws: a write-back
+  /// error is reported once, and a second descriptor's fsync would not see it).
+  static func size(of url: URL, sync: Bool) throws(ProviderError) -> Int64 {
     let fd = open(url.path, (sync ? O_RDWR : O_RDONLY) | O_NOFOLLOW | O_CLOEXEC)
-    guard fd >= 0 else { return nil }
+    guard fd >= 0 else { throw error(errno, "cannot read", url.path) }
     defer { close(fd) }
     var info = stat()
-    guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-    if sync && fsync(fd) != 0 { return nil }
+    guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+      throw ProviderError(.ioError, "\(TerminalText.escape(url.path)) is not a regular file")
+    }
+    if sync && fsync(fd) != 0 { throw error(errno, "cannot flush", url.path) }
     return Int64(info.st_size)
   }
 

@@ -132,6 +132,21 @@ struct DomainCommandTests {
     let get = try s.folio("get", "work:/report.bin", Arg(back))
     #expect(get.status == 0, "\(get)")
     #expect(try Data(contentsOf: URL(fileURLWithPath: back)) == data)
+
+    // The certificate file goes missing: that location says so; the others (here, this computer)
+    // keep working.
+    let moved = cert.path + ".moved"
+    try FileManager.default.moveItem(atPath: cert.path, toPath: moved)
+    defer { try? FileManager.default.moveItem(atPath: moved, toPath: cert.path) }
+    let remote = try s.folio("ls", "work:/")
+    #expect(remote.status == 3 && remote.err.contains("(tls_ca) cannot be read"), "\(remote)")
+    #expect(try s.folio("ls", Arg(s.home)).status == 0)
+    // --ca-file with a plain http server would protect nothing: refused.
+    let plain = try await ServerProcess()
+    let http = try s.folio(
+      ["domain", "add", "plain", "--server", plain.baseURL.absoluteString, "--user", "ana", "--password-stdin",
+       "--ca-file", moved], stdin: "ana-password\n")
+    #expect(http.status == 1 && http.err.contains("--ca-file is for https servers"), "\(http)")
   }
 
   @Test func aWrongPasswordSavesNothing() async throws {

@@ -77,6 +77,33 @@ struct ContentSinkTests {
     #expect(reports.all.count >= whole.count / Int(ContentSink.progressStep), "\(reports.all.count) reports")
   }
 
+  /// Progress moves every MiB even when the writer runs late and takes the whole body in one
+  /// batch: here its first report is held until every buffer was accepted (4 MiB, under the
+  /// backpressure limit), so the rest comes as one batch.
+  @Test func progressMovesPerMiBWhenOneBatchHoldsEverything() async throws {
+    let scratch = Scratch()
+    defer { scratch.remove() }
+    let fd = scratch.open(O_WRONLY | O_CREAT | O_EXCL)
+    let total = 4 << 20
+    let reports = Reports()
+    let held = DispatchSemaphore(value: 0)
+    let sink = ContentSink(
+      fd: fd, start: 0, expectedLength: Int64(total), hashing: true, path: scratch.path, server: "s",
+      progress: { p in
+        if p.completedBytes > 0 && reports.all.count == 1 { held.wait() }
+        reports.add(p)
+      })
+    let buffers = (0..<(total / (64 << 10))).map { [UInt8](repeating: UInt8($0 & 0xFF), count: 64 << 10) }
+    try await Self.feed(sink, buffers)
+    held.signal()
+    await sink.drained()
+    sink.stop()
+    close(fd)
+    let mib: Int64 = 1 << 20
+    let expected: [Int64] = [0, mib, 2 * mib, 3 * mib, 4 * mib]
+    #expect(reports.all == expected, "\(reports.all)")
+  }
+
   /// A different byte anywhere gives a different digest (the check ContentDownload relies on).
   @Test func oneChangedByteChangesTheDigest() async throws {
     let bytes = [UInt8](repeating: 0x61, count: 3 << 20)

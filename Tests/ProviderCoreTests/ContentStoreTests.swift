@@ -100,6 +100,47 @@ import WorkingSetIndex
     #expect(try Data(contentsOf: url) == Data("abc".utf8))
   }
 
+  /// A provider that verified the bytes hands over its digest: recorded as it is, not computed
+  /// again (the sentinel below is no file's hash). A digest whose size is not the file's is not
+  /// believed: the file is hashed.
+  @Test func aVerifiedDigestIsRecordedWithoutHashingTheFileAgain() async throws {
+    let f = try SyncFixture()
+    let file = await f.memory.add(ItemName("v.bin"), content: Data("abc".utf8))
+    let sentinel = String(repeating: "a", count: 64)
+    f.provider.set { $0.verifiedDigest = ContentDigest(size: 3, sha256: sentinel) }
+    let (_, trusted) = try await f.store.download(file.identifier, domain: SyncFixture.cloud, provider: f.provider)
+    #expect(trusted.sha256 == sentinel && trusted.size == 3)
+    f.provider.set { $0.verifiedDigest = ContentDigest(size: 4, sha256: sentinel) }
+    let (_, hashed) = try await f.store.download(file.identifier, domain: SyncFixture.cloud, provider: f.provider)
+    #expect(hashed.sha256 == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad" && hashed.size == 3)
+  }
+
+  /// The kernel copy in steps (offsets carried from call to call) gives the same bytes; a source
+  /// that is not a regular file is refused.
+  @Test func aCopyInManyKernelStepsIsTheSameBytes() throws {
+    var bytes = [UInt8](repeating: 0, count: (3 << 20) + 12_345)
+    for i in bytes.indices { bytes[i] = UInt8(truncatingIfNeeded: (i &* 40_503) >> 5) }
+    let id = UUID().uuidString
+    let source = URL(fileURLWithPath: "/var/tmp/folio-steps-src-\(id)")
+    let target = "/var/tmp/folio-steps-dst-\(id)"
+    defer {
+      unlink(source.path)
+      unlink(target)
+    }
+    try Data(bytes).write(to: source)
+    let fd = open(target, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    try #require(fd >= 0)
+    try DurableFile.copyContents(from: source, to: fd, step: 1 << 20)
+    close(fd)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == Data(bytes))
+    let notFile = open("/var/tmp/folio-steps-dst2-\(id)", O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    defer {
+      close(notFile)
+      unlink("/var/tmp/folio-steps-dst2-\(id)")
+    }
+    #expect(throws: ProviderError.self) { try DurableFile.copyContents(from: URL(fileURLWithPath: "/var/tmp"), to: notFile) }
+  }
+
   @Test func aCancelledDownloadLeavesNoTemporaryFile() async throws {
     let f = try SyncFixture()
     let file = await f.memory.add(ItemName("slow.bin"), content: Data(repeating: 1, count: 10))

@@ -160,6 +160,8 @@ final class FaultyProvider: Provider, @unchecked Sendable {
   struct Faults {
     var truncateDownloads = false
     var statedHash: String?
+    /// Returned by `fetchVerifiedContents` as the digest the provider checked.
+    var verifiedDigest: ContentDigest?
     var serverConflicts = false
     var emptyWorkingSetListing = false
   }
@@ -212,6 +214,14 @@ final class FaultyProvider: Provider, @unchecked Sendable {
     }
     if let hash = f.statedHash { item.userInfo[ContentHash.userInfoKey] = .string(hash) }
     return item
+  }
+
+  func fetchVerifiedContents(
+    _ identifier: ItemIdentifier, version: ItemVersion?, to destination: URL,
+    progress: @escaping @Sendable (TransferProgress) -> Void
+  ) async throws(ProviderError) -> (item: Item, digest: ContentDigest?) {
+    let item = try await fetchContents(identifier, version: version, to: destination, progress: progress)
+    return (item, faults.withLock { $0.verifiedDigest })
   }
 
   func createItem(
