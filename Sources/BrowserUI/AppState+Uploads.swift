@@ -127,7 +127,8 @@ extension AppState {
   /// server had it), so those rows go; so do pending rows whose item the server made and the
   /// pages already hold (the upload's finish event comes a moment later).
   mutating func dropArrivedUploads() {
-    guard !browse.uploads.isEmpty else { return }
+    // Every page load comes here, on the UI loop: nothing to look up unless a row could go.
+    guard browse.uploads.contains(where: { $0.arrived || $0.createdAs != nil }) else { return }
     let kept = browse.uploads.filter { row in
       !row.arrived && (row.createdAs.map { browse.list.index(of: $0) == nil } ?? true)
     }

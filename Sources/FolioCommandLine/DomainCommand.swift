@@ -74,7 +74,8 @@ struct DomainAddCommand: AsyncParsableCommand {
           .invalidArgument, "--ca-file is for https servers: \(TerminalText.escape(url.absoluteString)) checks no certificate")
       }
       let trusted = try caFile.map { (file: String) throws(ProviderError) -> URL in
-        try RemoteDomains.trustedCertificates(file, relativeTo: FileManager.default.currentDirectoryPath, domain: id)
+        try RemoteDomains.trustedCertificates(
+          file, paths: paths, relativeTo: FileManager.default.currentDirectoryPath, domain: id)
       }
       let password = try readPassword(stdin: passwordStdin, user: user, server: url)
       try await checkSignIn(

@@ -60,15 +60,11 @@ enum RemoteDomains {
 
   /// The absolute path of a `tls_ca` file (`~` expanded, relative paths from `directory`), which
   /// must be readable now: a typo is said here, not as a TLS failure at every request.
-  static func trustedCertificates(_ text: String, relativeTo directory: String, domain: DomainIdentifier)
-    throws(ProviderError) -> URL
-  {
-    var path = text
-    if path == "~" || path.hasPrefix("~/") {
-      path = (ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()) + path.dropFirst()
-    } else if !path.hasPrefix("/") {
-      path = directory + "/" + path
-    }
+  static func trustedCertificates(
+    _ text: String, paths: FolioPaths, relativeTo directory: String, domain: DomainIdentifier
+  ) throws(ProviderError) -> URL {
+    var path = paths.expandingTilde(text)
+    if !path.hasPrefix("/") { path = directory + "/" + path }
     let url = URL(fileURLWithPath: path).standardizedFileURL
     guard FileManager.default.isReadableFile(atPath: url.path) else {
       throw ProviderError(

@@ -52,19 +52,11 @@ extension ServerConnection {
           task.cancel()
         }
         if Task.isCancelled { throw .cancelledError }
-        let error = ServerErrorMapping.error(
-          status: head.status, headers: head.headers, body: receiver.collected.map { Data($0.readableBytesView) },
-          server: serverName)
-        if error.code == .notAuthenticated, let token {
-          await signIn.invalidate(token)
-          if !signedInAgain {
-            signedInAgain = true
-            attempt = 0  // a fresh request: its own retry for a stale pooled connection
-            continue
-          }
-          throw hinted(ProviderError(.notAuthenticated, "\(serverName) refused the sign-in of \(TerminalText.escape(account.user))"))
-        }
-        throw error
+        try await refused(
+          status: head.status, headers: head.headers, body: receiver.collected, token: token,
+          signedInAgain: &signedInAgain)
+        attempt = 0  // a fresh request: its own retry for a stale pooled connection
+        continue
       }
       let sink: ContentSink
       do throws(ProviderError) {

@@ -64,19 +64,24 @@ final class ServerConnection: Sendable {
       let response = try await execute(request, token: token)
       if (200..<300).contains(response.status.code) { return response }
       let body = try? await response.body.collect(upTo: 1 << 20)
-      let error = ServerErrorMapping.error(
-        status: response.status, headers: response.headers, body: body.map { Data($0.readableBytesView) },
-        server: serverName)
-      if error.code == .notAuthenticated, let token {
-        await signIn.invalidate(token)
-        if !signedInAgain {
-          signedInAgain = true
-          continue
-        }
-        throw hinted(ProviderError(.notAuthenticated, "\(serverName) refused the sign-in of \(TerminalText.escape(account.user))"))
-      }
-      throw error
+      try await refused(
+        status: response.status, headers: response.headers, body: body, token: token, signedInAgain: &signedInAgain)
     }
+  }
+
+  /// A non-2xx answer: returns when the request is to be sent again (a refused token, signed in
+  /// once more), else throws its error (`notAuthenticated` with the sign-in hint the second time).
+  func refused(
+    status: HTTPResponseStatus, headers: HTTPHeaders, body: ByteBuffer?, token: String?, signedInAgain: inout Bool
+  ) async throws(ProviderError) {
+    let error = ServerErrorMapping.error(
+      status: status, headers: headers, body: body.map { Data($0.readableBytesView) }, server: serverName)
+    guard error.code == .notAuthenticated, let token else { throw error }
+    await signIn.invalidate(token)
+    guard !signedInAgain else {
+      throw hinted(ProviderError(.notAuthenticated, "\(serverName) refused the sign-in of \(TerminalText.escape(account.user))"))
+    }
+    signedInAgain = true
   }
 
   /// Sends `request` and decodes its JSON answer.

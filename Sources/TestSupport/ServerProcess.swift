@@ -159,7 +159,7 @@ public final class ServerProcess: @unchecked Sendable {
   }
 
   /// A self-signed certificate for 127.0.0.1 and its key (`tls-cert.pem`, `tls-key.pem`) in `dir`.
-  static func makeCertificate(in dir: URL) throws -> URL {
+  public static func makeCertificate(in dir: URL) throws -> URL {
     let cert = dir.appendingPathComponent("tls-cert.pem")
     let p = Process()
     p.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")

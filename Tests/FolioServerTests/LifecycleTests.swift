@@ -43,15 +43,8 @@ import Testing
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-tls-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: dir) }
-    let cert = dir.appendingPathComponent("cert.pem").path
-    let key = dir.appendingPathComponent("key.pem").path
-    let made = try run(
-      "/usr/bin/openssl",
-      [
-        "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "2", "-subj",
-        "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
-      ])
-    #expect(made.status == 0, "\(made.output)")
+    let cert = try ServerProcess.makeCertificate(in: dir).path
+    let key = dir.appendingPathComponent("tls-key.pem").path
     let server = try await LaunchedServer(arguments: ["--tls-cert", cert, "--tls-key", key], users: ["ana": "pw"])
     #expect(server.baseURL.scheme == "https")
     let body = #"{"user":"ana","password":"pw"}"#
