@@ -153,8 +153,9 @@ extension TerminalEndToEndTests {
         return out.status == 0 && out.stdout == "Red"
       }
       try term.send("Escape")
-      let screen = try term.wait(until: "the picker closed and the tag's dot on the row") {
-        !$0.contains("┌─ Tags") && $0.listShows("notes.txt ●")
+      // The row and the sidebar are refreshed by two background reads: either may paint first.
+      let screen = try term.wait(until: "the picker closed, the tag's dot on the row and the tag in the sidebar") {
+        !$0.contains("┌─ Tags") && $0.listShows("notes.txt ●") && $0.contains("● Red")
       }
       let row = try #require(screen.lines.dropFirst(3).first { $0.contains("notes.txt") })
       #expect(row.contains("notes.txt ●"), "the row shows the tag's dot: \(row)")
