@@ -139,6 +139,8 @@ let package = Package(
       swiftSettings: strict),
     // Test doubles: InMemoryProvider with injectable latency, failures and clock.
     .target(name: "TestSupport", dependencies: ["ProviderAPI", "BrowserUI"], swiftSettings: strict),
+    // A Swift Testing trait for tests that block their thread (processes, tmux): tests only.
+    .target(name: "TestExecution", swiftSettings: strict),
 
     .testTarget(name: "ProviderAPITests", dependencies: ["ProviderAPI"], swiftSettings: strict),
     .testTarget(
@@ -162,7 +164,8 @@ let package = Package(
       swiftSettings: strict),
     .testTarget(name: "FolioConfigTests", dependencies: ["FolioConfig", "ProviderAPI"], swiftSettings: strict),
     .testTarget(
-      name: "FolioEndToEndTests", dependencies: ["ProviderAPI", "TestSupport", "WorkingSetIndex"], swiftSettings: strict),
+      name: "FolioEndToEndTests", dependencies: ["TestExecution", "ProviderAPI", "TestSupport", "WorkingSetIndex"],
+      swiftSettings: strict),
     // FolioServerProvider against a real `folio serve` on loopback (needs the folio binary built).
     .testTarget(
       name: "FolioServerProviderTests",
@@ -178,7 +181,7 @@ let package = Package(
     .testTarget(
       name: "RemoteSyncTests",
       dependencies: [
-        "ProviderCore", "FolioServerProvider", "WorkingSetIndex", "TestSupport", "ProviderAPI", "FolioProtocol",
+        "TestExecution", "ProviderCore", "FolioServerProvider", "WorkingSetIndex", "TestSupport", "ProviderAPI", "FolioProtocol",
         .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
       ],
@@ -191,6 +194,7 @@ let package = Package(
       dependencies: ["BrowserApp", "BrowserUI", "ProviderAPI", "ProviderCore", "WorkingSetIndex", "TestSupport", "LocalProvider"],
       swiftSettings: strict),
     // tmux end-to-end tests of the real `folio` binary (needs tmux; .ci/run installs it).
-    .testTarget(name: "TerminalEndToEndTests", dependencies: ["ProviderAPI", "TestSupport"], swiftSettings: strict),
+    .testTarget(
+      name: "TerminalEndToEndTests", dependencies: ["TestExecution", "ProviderAPI", "TestSupport"], swiftSettings: strict),
   ]
 )

@@ -1,9 +1,10 @@
 import Foundation
+import TestExecution
 import Testing
 
 /// `actions` and `action` with user actions declared in config.toml: rules decide what is
 /// offered, and the program runs with an argv built from whole placeholders, never a shell.
-@Suite struct ActionCommandTests {
+@Suite(.offThePool) struct ActionCommandTests {
   /// A sandbox with a recording script and a config declaring:
   /// - "Record" (`user.record`): .txt files only, `[script, "--", {paths}]`;
   /// - "Describe": exactly one item, `[script, {name}, {folder}, {path}]`;

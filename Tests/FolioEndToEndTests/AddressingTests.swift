@@ -1,9 +1,10 @@
 import Foundation
+import TestExecution
 import Testing
 
 /// `NAME:/path` names an item in a configured location; a plain path is local, and `./a:b` is
 /// how a local name with a colon is written.
-@Suite struct AddressingTests {
+@Suite(.offThePool) struct AddressingTests {
   /// A sandbox whose config declares the local location `proj` rooted at `~/projects` (HOME is
   /// the sandbox's), holding `sub/p.txt`.
   static func sandbox() throws -> (Sandbox, root: String) {

@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import TestExecution
 import TestSupport
 import Testing
 import WorkingSetIndex
@@ -49,7 +50,7 @@ extension Sandbox {
 
 /// `folio domain add/list/login/remove` and every item command on `work:/…` against a real
 /// `folio serve` on loopback.
-@Suite("folio domain", .serialized)
+@Suite("folio domain", .serialized, .offThePool)
 struct DomainCommandTests {
   @Test func addListUseAndRemoveALocation() async throws {
     let server = try await ServerProcess()
@@ -295,7 +296,7 @@ func uploadOverHTTP(_ server: ServerProcess, name: String, bytes: String, sha256
   #expect((response as? HTTPURLResponse)?.statusCode == 201)
 }
 
-@Suite("folio action on a server location", .serialized)
+@Suite("folio action on a server location", .serialized, .offThePool)
 struct DomainActionTests {
   @Test func serverDeclaredActionsAreListedAndRun() async throws {
     let server = try await ServerProcess()

@@ -1,4 +1,5 @@
 import Foundation
+import TestExecution
 import Testing
 
 #if canImport(Glibc)
@@ -7,7 +8,7 @@ import Testing
 
 /// User errors: one line on stderr starting "folio: ", nothing on stdout, a documented exit code,
 /// no stack trace, and nothing changed.
-@Suite struct ErrorTests {
+@Suite(.offThePool) struct ErrorTests {
   /// Every command that takes an item, given one that does not exist.
   static let missingItemCommands: [[Arg]] = [
     ["info", "missing.txt"], ["info", "--json", "missing.txt"], ["ls", "missing.txt"], ["open", "missing.txt"],

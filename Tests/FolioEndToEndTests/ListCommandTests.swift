@@ -1,9 +1,10 @@
 import Foundation
+import TestExecution
 import Testing
 
 /// `folio ls`: order, sorting, hidden items, limits, the JSON fields, and names that must never
 /// reach a terminal raw.
-@Suite struct ListCommandTests {
+@Suite(.offThePool) struct ListCommandTests {
   /// The names `ls --json` printed, in order.
   static func names(_ r: RunResult) throws -> [String] {
     try #require(r.json().array).map { $0["name"]?.string ?? "<no name>" }

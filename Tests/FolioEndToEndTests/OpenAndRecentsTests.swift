@@ -1,9 +1,10 @@
 import Foundation
+import TestExecution
 import Testing
 
 /// `open` runs the opener with an argv (never a shell) and records the use; `recents` and
 /// `search` read that back from the index.
-@Suite struct OpenAndRecentsTests {
+@Suite(.offThePool) struct OpenAndRecentsTests {
   /// A name that a shell would run: `$(touch pwned)` and `;` would create files, `-rf` would be an
   /// option without the "--" before it.
   static let shellBait = "$(touch pwned) -rf;x.txt"

@@ -1,9 +1,10 @@
 import Foundation
+import TestExecution
 import Testing
 
 /// info, tag, favorite, rename, mv, cp, mkdir: what each prints and what is on disk afterwards,
 /// and that a refused operation changes nothing.
-@Suite struct OrganizeCommandTests {
+@Suite(.offThePool) struct OrganizeCommandTests {
   @Test func infoHumanAndJSON() throws {
     let s = try Sandbox()
     try s.file("notes.txt", "hello", modified: ISO8601DateFormatter().date(from: "2001-02-03T04:05:06Z"))

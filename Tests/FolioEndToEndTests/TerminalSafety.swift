@@ -1,4 +1,5 @@
 import Foundation
+import TestExecution
 import Testing
 
 /// Names built to attack a terminal (test-plan §4.1 N02–N04, N06, N09): escape sequences, bidi
@@ -41,7 +42,7 @@ func expectTerminalSafe(_ bytes: [UInt8], sourceLocation: SourceLocation = #_sou
 
 /// Every listing of the working set, and every error, passes hostile names through the sanitiser
 /// too, not only `ls`.
-@Suite struct TerminalSafetyTests {
+@Suite(.offThePool) struct TerminalSafetyTests {
   @Test func recentsSearchTrashAndTagsAreSafe() throws {
     let s = try Sandbox()
     let editor = try s.script("bin/editor", "exit 0\n")

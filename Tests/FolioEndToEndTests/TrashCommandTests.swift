@@ -1,8 +1,9 @@
 import Foundation
+import TestExecution
 import Testing
 
 /// `rm` and `trash`: the freedesktop Trash, shared both ways with trash-cli.
-@Suite struct TrashCommandTests {
+@Suite(.offThePool) struct TrashCommandTests {
   /// The original paths `trash-list` shows (its lines are "DATE TIME PATH").
   static func trashCLIPaths(_ s: Sandbox, sourceLocation: SourceLocation = #_sourceLocation) throws -> [String] {
     let r = try s.tool("trash-list", package: "trash-cli", sourceLocation: sourceLocation)

@@ -1,7 +1,8 @@
+import TestExecution
 import Testing
 
 /// `--help`, unknown flags and exit codes: what a script sees before any file is touched.
-@Suite struct UsageTests {
+@Suite(.offThePool) struct UsageTests {
   static let subcommands = [
     "ls", "info", "open", "recents", "search", "tag", "favorite", "rename", "mv", "cp", "mkdir", "rm", "trash",
     "actions", "action",

@@ -6,9 +6,10 @@ import WorkingSetIndex
 
 @testable import ProviderCore
 @testable import TestSupport
+import TestExecution
 
 /// The sync engine against a real `folio serve` on loopback (needs `swift build --product folio`).
-@Suite("RemoteSync", .serialized)
+@Suite("RemoteSync", .serialized, .offThePool)
 struct RemoteSyncTests {
   @Test func uploadAndDownloadRoundTripsKeepEveryByte() async throws {
     let server = try await RemoteServer()

@@ -5,6 +5,7 @@ import Testing
 import WorkingSetIndex
 
 @testable import TestSupport
+import TestExecution
 
 #if canImport(Glibc)
   import Glibc
@@ -14,7 +15,7 @@ import WorkingSetIndex
 /// configs, indexes, content caches and journals) share a real `folio serve` on loopback, and are
 /// driven only through the `folio` command line. They edit, rename, delete, go offline and come
 /// back, and no byte a person saved is lost (test plan I2, I3; §4.5 convergence).
-@Suite("TwoMachines", .serialized)
+@Suite("TwoMachines", .serialized, .offThePool)
 struct TwoMachinesTests {
   @Test func twoMachinesEditRenameDeleteGoOfflineAndComeBackWithoutLosingAByte() async throws {
     let server = try await within(60) { try await RemoteServer() }

@@ -188,8 +188,10 @@ extension TerminalEndToEndTests {
       let term = try TmuxTerminal(world.sandbox, environment: ["EDITOR": editor], arguments: ["work:/"])
       try term.wait(forAll: ["a.txt", "work (online)"])
       try term.send("Enter")
-      var screen = try term.wait(until: "the ! badge on a.txt and what to do in the status line") {
+      // The badge and the sidebar's state come from two events of the queue: wait for both.
+      var screen = try term.wait(until: "the ! badge on a.txt, what to do in the status line, over quota in the sidebar") {
         $0.listRows.contains { $0.contains("! a.txt") } && $0.lines.last?.contains("Free space on the server") == true
+          && $0.contains("over quota")
       }
       #expect(screen.contains("over quota"), "the sidebar says so:\n\(screen.framed)")
       try term.send("i")
@@ -225,15 +227,24 @@ extension TerminalEndToEndTests {
       try term.tmux(["pipe-pane", "-t", term.target, "-o", "cat >> " + shellQuote(raw)])
       try term.wait(forAll: names.map(\.1) + ["\(names.count) items"])
       try term.resize(width: 110, height: 30)  // a full repaint, now recorded
-      let screen = try term.wait(forAll: names.map(\.1) + ["\(names.count) items"])
+      // tmux keeps the old picture when the pane grows; only Folio's repaint moves the sidebar's
+      // divider from column 25 to 26 (a quarter of the width, at most 26).
+      let screen = try term.wait(until: "the 110-column repaint") { s in
+        names.allSatisfy { s.contains($0.1) } && s.contains("\(names.count) items") && s.lines.count > 2
+          && Array(s.lines[2]).count > 26 && Array(s.lines[2])[26] == "│"
+      }
       #expect(screen.lines.count == 30 && screen.lines[0].contains("1 Browse"), "\(screen.framed)")
       #expect(screen.rowsWithBrokenDivider.isEmpty, "the sidebar divider is broken:\n\(screen.framed)")
       #expect(try term.format("#{pane_title}") != "pwned", "an OSC in a name did not set the title")
       let styles = try term.captureCells().styles
       #expect(!styles.contains { $0.foreground == "31" || $0.background == "31" }, "no SGR 31 from a name")
       // What reached the pane holds the names escaped, never their sequences.
-      let output = try #require(FileManager.default.contents(atPath: raw).map { String(decoding: $0, as: UTF8.self) })
-      #expect(output.contains(#"RED\e[0m.txt"#), "the repaint was recorded")
+      // The recording is written by tmux through a pipe, after the screen: wait for the repaint in it.
+      var output = ""
+      try TmuxTerminal.eventually("the repaint in the recorded pane output") {
+        output = FileManager.default.contents(atPath: raw).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        return output.contains(#"RED\e[0m.txt"#)
+      }
       for sequence in [
         "\u{1B}[31mRED", "\u{1B}[2J\u{1B}[Hx", "\u{1B}[1A\rharmless", "\u{1B}]0;pwned", "\u{1B}]52;", "\u{1B}P$q",
         "\u{1B}]unterminated",

@@ -1,4 +1,5 @@
 import Foundation
+import TestExecution
 import Testing
 
 #if canImport(Glibc)
@@ -11,7 +12,7 @@ import Testing
 ///
 /// The tests run one at a time: each starts a full-screen program, and on a two-core machine
 /// running them all at once would only make every wait longer.
-@Suite("folio in tmux", .serialized)
+@Suite("folio in tmux", .serialized, .offThePool)
 struct TerminalEndToEndTests {}
 
 extension TmuxTerminal {
@@ -26,11 +27,6 @@ extension TmuxTerminal {
     let index = try #require(entries.firstIndex { $0.hasPrefix(entry) }, sourceLocation: sourceLocation)
     try send("j", times: index)
     try send("Enter")
-  }
-
-  /// The row of the list that shows `name` (the first match below the header rows).
-  func row(showing name: String) throws -> String? {
-    try capture().lines.dropFirst(3).first { $0.contains(name) }
   }
 }
 
@@ -73,7 +69,9 @@ extension TerminalEndToEndTests {
       try sandbox.file("notes.txt", "hello")
       let argvFile = sandbox.harness + "/editor-argv"
       let editor = try sandbox.script(
-        at: sandbox.harness + "/editor", "for a in \"$@\"; do printf '%s\\n' \"$a\"; done > '\(argvFile)'\n")
+        at: sandbox.harness + "/editor",
+        // Written aside and renamed, so the file is complete whenever the test sees it.
+        "for a in \"$@\"; do printf '%s\\n' \"$a\"; done > '\(argvFile).tmp' && mv '\(argvFile).tmp' '\(argvFile)'\n")
       let term = try TmuxTerminal(sandbox, environment: ["EDITOR": editor])
       try term.wait(forAll: ["Reports/", "notes.txt"])
 
@@ -131,7 +129,9 @@ extension TerminalEndToEndTests {
       try term.send("C-u")
       try term.type("c.txt")
       try term.send("Enter")
-      try term.wait(until: "the editor closed and c.txt listed") { $0.contains("c.txt") && !$0.contains("┌─ Rename") }
+      try term.wait(until: "the editor closed and c.txt listed") {
+        $0.listShows("c.txt") && !$0.listShows("a.txt") && !$0.contains("┌─ Rename")
+      }
       try TmuxTerminal.eventually("the rename on disk") { sandbox.contents("c.txt") == "A" }
       #expect(!sandbox.exists("a.txt") && sandbox.contents("b.txt") == "B")
     }

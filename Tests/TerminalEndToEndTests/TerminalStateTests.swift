@@ -263,9 +263,17 @@ extension TerminalEndToEndTests {
       try term.wait(for: "$")
       try term.type(shellQuote(try FolioBinary.path()) + "; echo EXITED $?")
       try term.send("Enter")
-      try term.send("j")  // on notes.txt, so the redraw has a selection to restore
-      let before = try term.wait(until: "Browse with notes.txt") { $0.listShows("notes.txt") && $0.contains("2 items") }
-      let cellsBefore = try term.captureCells()
+      try term.wait(until: "Browse with notes.txt") { $0.listShows("notes.txt") && $0.contains("2 items") }
+      // The cursor on notes.txt, so the redraw has a selection to restore. The selection is only
+      // a style: wait for the styled screen to change before taking the pictures to compare.
+      let unselected = try term.captureCells()
+      try term.send("j")
+      var cellsBefore = unselected
+      try TmuxTerminal.eventually("the selection on notes.txt") {
+        cellsBefore = try term.captureCells()
+        return cellsBefore.visible != unselected.visible
+      }
+      let before = try term.capture()
 
       try term.send("C-z")
       var screen = try term.wait(for: "Stopped")
