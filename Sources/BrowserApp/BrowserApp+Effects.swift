@@ -132,6 +132,27 @@ extension BrowserApp {
     }
   }
 
+  /// Favorites and Tags follow the index from now on, whoever changes it: the sync engine
+  /// applying another machine's tag, a `folio tag` in another terminal. A failed observation is
+  /// said once, and the next refresh starts a new one.
+  func observeSidebar() {
+    let index = services.index
+    sidebarTask = Task { [weak self] in
+      do {
+        for try await contents in index.sidebarStream() {
+          guard let self, !Task.isCancelled else { return }
+          self.send(
+            .sidebarChanged(
+              favorites: contents.favorites.map(IndexedRow.init), tags: contents.tags.map { (name: $0.name, count: $0.count) }))
+        }
+      } catch {
+        guard let self, !Task.isCancelled else { return }
+        self.sidebarTask = nil
+        self.send(.operationFailed(ProviderError(.ioError, "Sidebar: \(error)")))
+      }
+    }
+  }
+
   /// Item operations go through ItemService (provider first, then the index).
   func performOperation(_ effect: Effect) {
     switch effect {

@@ -27,6 +27,8 @@ public final class BrowserApp {
   var running = true
   var dirty = true
   var recentsTask: Task<Void, Never>?
+  /// Keeps the sidebar's Favorites and Tags live (`observeSidebar`); nil until the first refresh.
+  var sidebarTask: Task<Void, Never>?
   var eventsTask: Task<Void, Never>?
   var backgroundJobs: Set<Int> = []
   var nextBackground = 0
@@ -108,6 +110,7 @@ public final class BrowserApp {
       await Task.yield()
     }
     recentsTask?.cancel()
+    sidebarTask?.cancel()
     eventsTask?.cancel()
     for t in syncTasks { t.cancel() }
     await enumerations.shutdown()
@@ -173,6 +176,8 @@ public final class BrowserApp {
         return .searchResults(query: query, rows)
       }
     case .refreshSidebar:
+      // The first refresh starts the live observation, whose first value is the sidebar now.
+      guard sidebarTask != nil else { return observeSidebar() }
       background { services throws(ProviderError) in
         let favorites = try services.index.favorites().map(IndexedRow.init)
         let tags = try services.index.allTags()

@@ -41,16 +41,18 @@ extension WorkingSetIndex {
 
   /// Favorites across domains, by rank; trashed ones are left out.
   public func favorites() throws(ProviderError) -> [IndexedItem] {
-    try read("listing favorites") { db in
-      let records = try IndexedItemRecord.fetchAll(
-        db,
-        sql: """
-          SELECT * FROM item
-          WHERE favoriteRank IS NOT NULL AND NOT isTrashed AND NOT insideTrash
-          ORDER BY favoriteRank, id
-          """)
-      return try Self.indexedItems(db, records)
-    }
+    try read("listing favorites") { db in try Self.favorites(db) }
+  }
+
+  static func favorites(_ db: Database) throws -> [IndexedItem] {
+    let records = try IndexedItemRecord.fetchAll(
+      db,
+      sql: """
+        SELECT * FROM item
+        WHERE favoriteRank IS NOT NULL AND NOT isTrashed AND NOT insideTrash
+        ORDER BY favoriteRank, id
+        """)
+    return try indexedItems(db, records)
   }
 
   /// The ranks of those identifiers that are favorites.

@@ -60,16 +60,18 @@ extension WorkingSetIndex {
   /// Items in Recently Deleted (or inside a deleted folder) are not counted, as `items(taggedWith:)`
   /// does not list them; a tag only they carry is left out until they are restored.
   public func allTags() throws(ProviderError) -> [(name: String, count: Int)] {
-    try read("listing tags") { db in
-      try Row.fetchAll(
-        db,
-        sql: """
-          SELECT tag.name AS name, count(*) AS n FROM tag JOIN item USING (domain, identifier)
-          WHERE NOT item.isTrashed AND NOT item.insideTrash
-          GROUP BY tag.name ORDER BY tag.name
-          """
-      ).map { (name: $0["name"], count: $0["n"]) }
-    }
+    try read("listing tags") { db in try Self.allTags(db) }
+  }
+
+  static func allTags(_ db: Database) throws -> [(name: String, count: Int)] {
+    try Row.fetchAll(
+      db,
+      sql: """
+        SELECT tag.name AS name, count(*) AS n FROM tag JOIN item USING (domain, identifier)
+        WHERE NOT item.isTrashed AND NOT item.insideTrash
+        GROUP BY tag.name ORDER BY tag.name
+        """
+    ).map { (name: $0["name"], count: $0["n"]) }
   }
 
   /// The items carrying `tag`, across domains, most recently used first, trashed items excluded.

@@ -4,8 +4,8 @@ import FolioConfig
 import Foundation
 import ProviderAPI
 import ProviderCore
-import Testing
 import TestSupport
+import Testing
 import WorkingSetIndex
 
 /// Operations through the menu and pickers, checked in the provider, the index and on screen.
@@ -129,6 +129,30 @@ import WorkingSetIndex
     try await h.chooseFromMenu("Unfavorite")
     try await waitUntil("Favorites empty") { h.state.sidebar.favorites.isEmpty }
     #expect(try h.index.favorites().isEmpty)
+    try await h.quit()
+  }
+
+  /// The sync engine (or `folio tag` in another terminal) writes the index while the browser is
+  /// open: the sidebar follows without a key being pressed.
+  @Test func theSidebarFollowsFavoritesAndTagsWrittenByOthers() async throws {
+    let h = try Harness()
+    let f = await Fixture.populate(h.provider)
+    // A tag from before the start, so the first read is known to be done before the writes.
+    try h.index.setTags(["Red"], of: f.photo, domain: .local)
+    try await h.startAndLoad()
+    try await waitUntil("the sidebar read once") { h.state.sidebar.tags.map(\.name) == ["Red"] }
+    try h.index.setFavorite(true, item: f.documents, domain: .local)
+    try h.index.setTags(["Green"], of: f.notes, domain: .local)
+    try await waitUntil("Documents and Green in the sidebar", explain: { "\(h.state.sidebar)" }) {
+      h.state.sidebar.favorites.map(\.item.identifier) == [f.documents.identifier]
+        && h.state.sidebar.tags.map(\.name) == ["Green", "Red"]
+    }
+    try await h.waitForScreen(containing: "★ Documents")
+    try h.index.setTags([], of: f.notes, domain: .local)
+    try h.index.setFavorite(false, item: f.documents, domain: .local)
+    try await waitUntil("Green and Documents gone", explain: { "\(h.state.sidebar)" }) {
+      h.state.sidebar.tags.map(\.name) == ["Red"] && h.state.sidebar.favorites.isEmpty
+    }
     try await h.quit()
   }
 

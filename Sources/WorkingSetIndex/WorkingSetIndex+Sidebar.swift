@@ -1,0 +1,43 @@
+import Foundation
+import GRDB
+import ProviderAPI
+
+/// What the Browse sidebar lists from the index: Favorites and Tags.
+public struct SidebarContents: Sendable, Equatable {
+  /// A tag in use and how many items carry it.
+  public struct TagCount: Sendable, Equatable {
+    public let name: String
+    public let count: Int
+  }
+
+  public let favorites: [IndexedItem]
+  public let tags: [TagCount]
+}
+
+extension WorkingSetIndex {
+  /// Favorites and tags now, then again after every change to them, whoever made it: the sync
+  /// engine applying another client's favorite or tag, a change feed, a CLI command in another
+  /// terminal. Without it the sidebar showed only what was there when it was last asked.
+  /// Consecutive equal contents are not repeated.
+  public func sidebarStream() -> AsyncThrowingStream<SidebarContents, any Error> {
+    let observation = ValueObservation
+      .tracking { db in
+        SidebarContents(
+          favorites: try Self.favorites(db),
+          tags: try Self.allTags(db).map { SidebarContents.TagCount(name: $0.name, count: $0.count) })
+      }
+      .removeDuplicates()
+      .values(in: writer)
+    return AsyncThrowingStream { continuation in
+      let task = Task {
+        do {
+          for try await contents in observation { continuation.yield(contents) }
+          continuation.finish()
+        } catch {
+          continuation.finish(throwing: error)
+        }
+      }
+      continuation.onTermination = { _ in task.cancel() }
+    }
+  }
+}
