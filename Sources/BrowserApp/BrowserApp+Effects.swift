@@ -132,10 +132,15 @@ extension BrowserApp {
     }
   }
 
-  /// Favorites and Tags follow the index from now on, whoever changes it: the sync engine
-  /// applying another machine's tag, a `folio tag` in another terminal. A failed observation is
-  /// said once, and the next refresh starts a new one.
+  /// Favorites and Tags follow the index from now on, whatever this process writes to it: the
+  /// sync engine applying another machine's favorite or tag, an operation in the UI. (Another
+  /// process's writes, a `folio tag` in another terminal, are read at the next refresh: GRDB
+  /// observes its own connection's commits.) Every refresh starts a new observation, whose first
+  /// value is read then: a one-shot read next to a live one could land after a newer value and
+  /// stay, as equal values are not repeated. A failure is said as a notice, which asks for no
+  /// refresh, so a broken index is not read again in a loop; the next refresh (Ctrl-R) tries again.
   func observeSidebar() {
+    sidebarTask?.cancel()
     let index = services.index
     sidebarTask = Task { [weak self] in
       do {
@@ -147,8 +152,7 @@ extension BrowserApp {
         }
       } catch {
         guard let self, !Task.isCancelled else { return }
-        self.sidebarTask = nil
-        self.send(.operationFailed(ProviderError(.ioError, "Sidebar: \(error)")))
+        self.send(.notice(StatusMessage(TerminalText.escape("Favorites and Tags cannot be read: \(error)"), isError: true)))
       }
     }
   }

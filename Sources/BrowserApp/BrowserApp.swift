@@ -111,6 +111,7 @@ public final class BrowserApp {
     }
     recentsTask?.cancel()
     sidebarTask?.cancel()
+    sidebarTask = nil
     eventsTask?.cancel()
     for t in syncTasks { t.cancel() }
     await enumerations.shutdown()
@@ -176,13 +177,7 @@ public final class BrowserApp {
         return .searchResults(query: query, rows)
       }
     case .refreshSidebar:
-      // The first refresh starts the live observation, whose first value is the sidebar now.
-      guard sidebarTask != nil else { return observeSidebar() }
-      background { services throws(ProviderError) in
-        let favorites = try services.index.favorites().map(IndexedRow.init)
-        let tags = try services.index.allTags()
-        return .sidebarChanged(favorites: favorites, tags: tags)
-      }
+      observeSidebar()
     case .authenticate(let domainID, let user, let secret, let remember):
       authenticate(domainID, user: user, secret: secret, remember: remember)
     case .openFavorite(let row):

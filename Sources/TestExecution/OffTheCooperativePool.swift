@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import Testing
 
@@ -21,7 +20,7 @@ public struct OffTheCooperativePool: TestTrait, SuiteTrait, TestScoping {
   }
 
   /// Whether the caller runs on the trait's queue (for the trait's own tests).
-  public static var isCurrentThreadOffThePool: Bool { DispatchQueue.getSpecific(key: BlockingWorkExecutor.key) != nil }
+  public static var isCurrentThreadOffThePool: Bool { BlockingWorkExecutor.isCurrentThreadOneOfOurs }
 }
 
 extension Trait where Self == OffTheCooperativePool {
@@ -29,32 +28,55 @@ extension Trait where Self == OffTheCooperativePool {
   public static var offThePool: Self { Self() }
 }
 
-/// A task executor with a few threads of its own, taken from no pool.
+/// A task executor with a few threads of its own, taken from no pool: a concurrent dispatch queue
+/// would run on libdispatch's shared workers, which Swift's global executor uses too.
 ///
 /// Bounded: the blocking suites ran two at a time on the pool, and running every one of them at
 /// once (dozens of `folio` processes and servers on two cores) made them slower, not faster.
-/// A job that blocks holds a slot; it blocks only on other processes, never on a job queued here.
-final class BlockingWorkExecutor: TaskExecutor {
-  static let shared = BlockingWorkExecutor()
-  static let key = DispatchSpecificKey<Bool>()
-  /// One more than the cores: a tmux test holds one slot for a minute, the rest share the others.
-  static let width = ProcessInfo.processInfo.activeProcessorCount + 1
+/// A job that blocks holds a thread; it blocks only on other processes, never on a job queued here.
+final class BlockingWorkExecutor: TaskExecutor, @unchecked Sendable {
+  /// One more than the cores: a tmux test holds one thread for a minute, the rest share the others.
+  static let shared = BlockingWorkExecutor(threads: ProcessInfo.processInfo.activeProcessorCount + 1)
+  static let threadKey = "folio.tests.blocking-work"
 
-  private let queue: OperationQueue = {
-    let queue = OperationQueue()
-    queue.name = "folio.tests.blocking-work"
-    queue.maxConcurrentOperationCount = width
-    queue.underlyingQueue = {
-      let q = DispatchQueue(label: "folio.tests.blocking-work", attributes: .concurrent)
-      q.setSpecific(key: key, value: true)
-      return q
-    }()
-    return queue
-  }()
+  private let condition = NSCondition()
+  /// Jobs not yet taken, oldest first (guarded by `condition`).
+  private var jobs: [UnownedJob] = []
+  private var next = 0
+
+  private init(threads: Int) {
+    for n in 0..<threads {
+      let thread = Thread { [unowned self] in self.work() }
+      thread.name = "\(Self.threadKey) \(n)"
+      thread.stackSize = 8 << 20  // as a main thread's: tests run deep call chains
+      thread.start()
+    }
+  }
+
+  static var isCurrentThreadOneOfOurs: Bool { Thread.current.threadDictionary[threadKey] as? Bool == true }
 
   func enqueue(_ job: consuming ExecutorJob) {
     let job = UnownedJob(job)
+    condition.lock()
+    jobs.append(job)
+    condition.signal()
+    condition.unlock()
+  }
+
+  private func work() {
+    Thread.current.threadDictionary[Self.threadKey] = true
     let executor = asUnownedTaskExecutor()
-    queue.addOperation { job.runSynchronously(on: executor) }
+    while true {
+      condition.lock()
+      while next == jobs.count { condition.wait() }
+      let job = jobs[next]
+      next += 1
+      if next == jobs.count {
+        jobs.removeAll(keepingCapacity: true)
+        next = 0
+      }
+      condition.unlock()
+      job.runSynchronously(on: executor)
+    }
   }
 }

@@ -15,10 +15,10 @@ public struct SidebarContents: Sendable, Equatable {
 }
 
 extension WorkingSetIndex {
-  /// Favorites and tags now, then again after every change to them, whoever made it: the sync
-  /// engine applying another client's favorite or tag, a change feed, a CLI command in another
-  /// terminal. Without it the sidebar showed only what was there when it was last asked.
-  /// Consecutive equal contents are not repeated.
+  /// Favorites and tags now, then again after every change to them written through this index
+  /// (GRDB observes its own connection's commits, not another process's): the sync engine applying
+  /// another client's favorite or tag, an operation in the UI. Without it the sidebar showed only
+  /// what was there when it was last asked. Consecutive equal contents are not repeated.
   public func sidebarStream() -> AsyncThrowingStream<SidebarContents, any Error> {
     let observation = ValueObservation
       .tracking { db in

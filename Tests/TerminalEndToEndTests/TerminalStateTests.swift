@@ -269,9 +269,11 @@ extension TerminalEndToEndTests {
       let unselected = try term.captureCells()
       try term.send("j")
       var cellsBefore = unselected
+      // The row of notes.txt changes style (selected), nothing else would change it.
+      let row = try #require(term.capture().lines.firstIndex { $0.contains("notes.txt") })
       try TmuxTerminal.eventually("the selection on notes.txt") {
         cellsBefore = try term.captureCells()
-        return cellsBefore.visible != unselected.visible
+        return cellsBefore.visible[row] != unselected.visible[row]
       }
       let before = try term.capture()
 
