@@ -183,7 +183,10 @@ final class TmuxTerminal {
     }
   }
 
-  /// Polls the screen until `predicate` holds.
+  /// Polls the screen until `predicate` holds on a settled screen: one that a second capture, a
+  /// poll later, shows the same. A frame reaches tmux in several writes, and a capture between
+  /// them showed the help box's first rows without its last ("Move up" there, "scroll" not yet),
+  /// so what a test asserts next on the returned screen could be still unpainted.
   @discardableResult
   func wait(
     until what: String, timeout: TimeInterval = TmuxTerminal.timeout, sourceLocation: SourceLocation = #_sourceLocation,
@@ -192,7 +195,12 @@ final class TmuxTerminal {
     let deadline = Date().addingTimeInterval(timeout)
     while true {
       let screen = try capture()
-      if try predicate(screen) { return screen }
+      if try predicate(screen) {
+        usleep(Self.pollInterval)
+        // A screen that never settles (it cannot: the spinner turns every 120 ms) is taken at the end.
+        if try capture() == screen || Date() > deadline { return screen }
+        continue
+      }
       if Date() > deadline {
         try #require(
           Bool(false), "waited \(Int(timeout)) s for \(what); the screen:\n\(screen.framed)", sourceLocation: sourceLocation)
