@@ -134,8 +134,9 @@ extension BrowserApp {
 
   /// Favorites and Tags follow the index from now on, whatever this process writes to it: the
   /// sync engine applying another machine's favorite or tag, an operation in the UI. (Another
-  /// process's writes, a `folio tag` in another terminal, are read at the next refresh: GRDB
-  /// observes its own connection's commits.) Every refresh starts a new observation, whose first
+  /// process's writes, a `folio tag` in another terminal, are read at the next refresh, which
+  /// `watchOtherWriters` asks for: GRDB observes its own connection's commits.) Every refresh
+  /// starts a new observation, whose first
   /// value is read then: a one-shot read next to a live one could land after a newer value and
   /// stay, as equal values are not repeated. A failure is said as a notice, which asks for no
   /// refresh, so a broken index is not read again in a loop; the next refresh (Ctrl-R) tries again.

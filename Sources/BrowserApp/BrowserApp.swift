@@ -69,6 +69,7 @@ public final class BrowserApp {
     state.height = size.height
     startEnumerationEvents()
     startSync()
+    watchOtherWriters()
     perform(state.start())
     var lastTick = Date()
     while running && !Task.isCancelled {

@@ -12,6 +12,9 @@ public enum Action: Sendable {
   case recentsChanged([IndexedRow])
   case searchResults(query: String, [IndexedRow])
   case sidebarChanged(favorites: [IndexedRow], tags: [(name: String, count: Int)])
+  /// Another `folio` process wrote the index (a `folio tag` in another terminal): Recents and the
+  /// sidebar are read again.
+  case indexChangedElsewhere
   /// An operation finished: a message, and whether the list should be reloaded. `from` is the
   /// effect that asked for it: a prompt closes (or shows the error) only for its own operation.
   case operationSucceeded(message: String?, reload: Bool, select: ItemIdentifier?, from: Effect? = nil)

@@ -96,6 +96,8 @@ extension AppState {
       recents.cursor = 0
       recents.top = 0
       return []
+    case .indexChangedElsewhere:
+      return [.refreshSidebar, .loadRecents(tag: recents.tagFilter)]
     case .sidebarChanged(let favorites, let tags):
       sidebar.favorites = favorites
       sidebar.tags = tags

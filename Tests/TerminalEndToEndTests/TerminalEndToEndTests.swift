@@ -162,6 +162,21 @@ extension TerminalEndToEndTests {
       #expect(screen.contains("● Red"), "the sidebar lists the tag:\n\(screen.framed)")
     }
 
+    @Test("A tag added by folio tag in another terminal shows in the sidebar without a key")
+    func tagFromAnotherProcess() throws {
+      let sandbox = try Sandbox()
+      try sandbox.file("notes.txt", "content")
+      let term = try TmuxTerminal(sandbox)
+      try term.wait(forAll: ["notes.txt", "1 item"])
+      #expect(!(try term.capture()).contains("Tags"))
+
+      let tag = try Programs.run(
+        try FolioBinary.path(), ["tag", "notes.txt", "--add", "Green"], environment: sandbox.environment, directory: sandbox.work)
+      #expect(tag.status == 0, "\(tag.stderr)")
+      let screen = try term.wait(until: "the tag in the sidebar") { $0.contains("● Green") }
+      #expect(screen.contains("Tags"), "\(screen.framed)")
+    }
+
     @Test("d moves to Recently Deleted (trash-list sees it); Restore from the sidebar puts it back")
     func deleteAndRestore() throws {
       let sandbox = try Sandbox()

@@ -104,6 +104,26 @@ import Testing
     try index.close()
   }
 
+  /// Two opens of one file stand for two `folio` processes: each sees the other's commits in its
+  /// version, never its own.
+  @Test func theVersionOfOtherWritersMovesOnlyForTheOtherConnection() throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("WorkingSetIndexTests-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let url = dir.appendingPathComponent("index.sqlite")
+    let browser = try WorkingSetIndex.open(at: url)
+    let other = try WorkingSetIndex.open(at: url)
+    let start = try browser.versionOfOtherWriters()
+    try browser.setTags(["Red"], of: Fixture.file("a", "/a.txt"), domain: Fixture.local)
+    #expect(try browser.versionOfOtherWriters() == start, "its own write")
+    try other.setTags(["Blue"], of: Fixture.file("b", "/b.txt"), domain: Fixture.local)
+    let afterOther = try browser.versionOfOtherWriters()
+    #expect(afterOther != start, "the other process's write")
+    #expect(try browser.versionOfOtherWriters() == afterOther, "nothing new since")
+    #expect(try browser.allTags().map(\.name) == ["Blue", "Red"])
+    try other.close()
+    try browser.close()
+  }
+
   @Test(.timeLimit(.minutes(1)))
   func aTaggedObservationSeesTagChanges() async throws {
     let index = try populated()
