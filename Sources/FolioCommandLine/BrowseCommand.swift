@@ -31,7 +31,7 @@ struct BrowseCommand: AsyncParsableCommand {
     commandName: "browse",
     abstract: "Open the terminal UI at PATH (the default command: `folio [PATH]`).",
     discussion: """
-      Keys: arrows or hjkl move, Enter opens, Backspace goes up, Tab switches Browse/Recents,
+      Keys: arrows or hjkl move, Enter opens, Backspace goes up, Tab switches Browse/Recents, \
       m opens the context menu, ? lists every key, q quits. Bindings: [keys] in config.toml.
       Themes: default-dark, light, high-contrast, monochrome (Themes/*.toml; see the README).
       """)

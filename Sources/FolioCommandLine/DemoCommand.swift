@@ -20,13 +20,14 @@ struct DemoCommand: AsyncParsableCommand {
     commandName: "demo",
     abstract: "Try Folio on a server: sample files on a FolioServer in this process, opened in the UI.",
     discussion: """
-      Starts a FolioServer on 127.0.0.1 (a free port) in a temporary folder, fills it with sample
-      files owned by two users (ana and ben: shared, locked and tagged files, a 64 MiB dataset),
-      adds it as the location "demo" in a private temporary configuration (yours is not read or
-      changed), and opens the terminal UI on demo:/ signed in as ana. Enter downloads and opens a
-      file; edits go back up when the editor exits. Quitting removes the server and every file
+      Starts a FolioServer on 127.0.0.1 (a free port) in a temporary folder, fills it with sample \
+      files owned by two users (ana and ben: shared, locked and tagged files, a 64 MiB dataset), \
+      adds it as the location "demo" in a private temporary configuration (yours is not read or \
+      changed), and opens the terminal UI on demo:/ signed in as ana. Enter downloads and opens a \
+      file; edits go back up when the editor exits. Quitting removes the server and every file \
       of the demo (also on SIGTERM, SIGHUP or kill -9).
-      With --sign-in the password is not stored, so the UI opens with the sign-in prompt; the
+
+      With --sign-in the password is not stored, so the UI opens with the sign-in prompt; the \
       password is shown in the prompt.
       """)
 

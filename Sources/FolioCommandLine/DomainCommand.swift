@@ -12,11 +12,13 @@ struct DomainCommand: AsyncParsableCommand {
     commandName: "domain",
     abstract: "Add, list, sign in to or remove a location on a Folio server.",
     discussion: """
-      folio domain add NAME --server URL --user USER [--ca-file PEM] [--password-stdin]
+      folio domain add NAME --server URL --user USER [--ca-file PEM]
+                       [--password-stdin]
       folio domain login NAME [--password-stdin]
       folio domain list [--json]
       folio domain remove NAME [--keep-unsynced | --keep-downloaded]
-      The location is written to config.toml ([[domain]]); its password to
+
+      The location is written to config.toml ([[domain]]); its password to \
       $XDG_CONFIG_HOME/folio/credentials (NAME=SECRET lines, mode 0600).
       """,
     subcommands: [DomainAddCommand.self, DomainLoginCommand.self, DomainListCommand.self, DomainRemoveCommand.self])
@@ -234,8 +236,8 @@ struct DomainRemoveCommand: AsyncParsableCommand {
     commandName: "remove",
     abstract: "Remove a location: its config, password, index entries and downloaded content.",
     discussion: """
-      Nothing that is not on the server yet is lost silently: with uploads still pending the
-      command refuses, unless --keep-unsynced (copies them to a folder first) or --keep-downloaded
+      Nothing that is not on the server yet is lost silently: with uploads still pending the \
+      command refuses, unless --keep-unsynced (copies them to a folder first) or --keep-downloaded \
       (those, plus every downloaded file) says what to keep. The folder is printed.
       """)
 

@@ -9,7 +9,7 @@ struct EvictCommand: AsyncParsableCommand {
     commandName: "evict",
     abstract: "Remove the downloaded copy of remote items (they stay on the server).",
     discussion: """
-      A folder evicts every downloaded file inside. Refused for files with changes not uploaded
+      A folder evicts every downloaded file inside. Refused for files with changes not uploaded \
       yet (run `folio sync`), kept downloaded (`folio pin --off` first) or open in a program.
       Items on this computer have no download to remove.
       """)

@@ -9,10 +9,13 @@ public struct FolioCommand: AsyncParsableCommand {
     commandName: "folio",
     abstract: "A Files app for the terminal: browse, tag, find and organize files.",
     discussion: """
-      A plain PATH is a local path; NAME:/path names an item in a configured location
+      A plain PATH is a local path; NAME:/path names an item in a configured location \
       (write ./a:b for a local file whose name contains a colon).
-      Config: $XDG_CONFIG_HOME/folio/config.toml   Index: $XDG_DATA_HOME/folio/index.sqlite
-      Exit status: 0 success, 1 the operation failed, 2 usage error, 3 bad config or rule.
+
+      Config: $XDG_CONFIG_HOME/folio/config.toml
+      Index:  $XDG_DATA_HOME/folio/index.sqlite
+      Exit status: 0 success, 1 the operation failed, 2 usage error, 3 bad config or rule, \
+      75 saved and queued to be sent later (put, open, sync: offline, signed out, out of quota).
       """,
     version: "0.1.0",
     subcommands: [

@@ -10,9 +10,9 @@ struct GetCommand: AsyncParsableCommand {
     commandName: "get",
     abstract: "Download a remote file (and copy it to DEST when given).",
     discussion: """
-      The file is kept in the content cache ($XDG_CACHE_HOME/folio/content) until evicted; its
-      local path is printed. Progress goes to stderr when it is a terminal. DEST may be a folder
-      or a new file name; an existing file is never replaced. For an item on this computer
+      The file is kept in the content cache ($XDG_CACHE_HOME/folio/content) until evicted; its \
+      local path is printed. Progress goes to stderr when it is a terminal. DEST may be a folder \
+      or a new file name; an existing file is never replaced. For an item on this computer \
       there is nothing to download: with DEST it is copied.
       """)
 

@@ -7,10 +7,11 @@ struct OpenCommand: AsyncParsableCommand {
     commandName: "open",
     abstract: "Open an item with its opener and add it to Recents.",
     discussion: """
-      The opener is the first [[opener]] in config.toml matching the item's extension or type;
+      The opener is the first [[opener]] in config.toml matching the item's extension or type; \
       otherwise $VISUAL/$EDITOR for text, $PAGER, then xdg-open. It runs with an argv, never a shell.
-      A file of a server location is downloaded first and its edits are uploaded when the opener
-      returns; when they cannot be sent now they stay queued for `folio sync`, and the exit
+
+      A file of a server location is downloaded first and its edits are uploaded when the opener \
+      returns; when they cannot be sent now they stay queued for `folio sync`, and the exit \
       status is 75.
       """)
 

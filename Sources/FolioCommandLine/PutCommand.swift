@@ -13,11 +13,12 @@ struct PutCommand: AsyncParsableCommand {
     commandName: "put",
     abstract: "Upload files into a remote folder.",
     discussion: """
-      Prints "queued NAME" once a file is staged and journaled, then uploads it (progress on
-      stderr when it is a terminal) and prints "uploaded NAME". A name already taken in the
+      Prints "queued NAME" once a file is staged and journaled, then uploads it (progress on \
+      stderr when it is a terminal) and prints "uploaded NAME". A name already taken in the \
       folder becomes "NAME 2". With --queue-only nothing is sent now: `folio sync` sends it.
-      Exits 0 when every file was uploaded, 75 when every file is queued but some could not be
-      sent now (offline, signed out, out of quota: nothing is lost, `folio sync` sends them), 1
+
+      Exits 0 when every file was uploaded, 75 when every file is queued but some could not be \
+      sent now (offline, signed out, out of quota: nothing is lost, `folio sync` sends them), 1 \
       when a file could not be queued or the server refused it for good.
       """)
 

@@ -13,7 +13,7 @@ struct AdminSeedCommand: AsyncParsableCommand {
     commandName: "seed",
     abstract: "Create a folder of N small entries in the root (benchmarks and tests; server stopped).",
     discussion: """
-      Every hundredth entry is a folder, the rest are files of 0 or 1 byte with dates over the
+      Every hundredth entry is a folder, the rest are files of 0 or 1 byte with dates over the \
       last year. Prints the new folder's identifier.
       """)
 

@@ -12,11 +12,11 @@ struct SyncCommand: AsyncParsableCommand {
     commandName: "sync",
     abstract: "Apply remote changes and run every pending upload and download.",
     discussion: """
-      Exits 0 when everything is done. Otherwise one line per location or transfer that did not
-      finish says why and what to do (sign in, free space, check the network); those transfers
-      stay journaled and the next `folio sync` (or the browser) tries again. The exit status is
-      then 75 when everything left is waiting (nothing lost, nothing needs a decision), 1 when a
-      transfer failed for good or deletions were held back. A conflict this run
+      Exits 0 when everything is done. Otherwise one line per location or transfer that did not \
+      finish says why and what to do (sign in, free space, check the network); those transfers \
+      stay journaled and the next `folio sync` (or the browser) tries again. The exit status is \
+      then 75 when everything left is waiting (nothing lost, nothing needs a decision), 1 when a \
+      transfer failed for good or deletions were held back. A conflict this run \
       created (both versions kept) is named with where your version now is.
       """)
 

@@ -7,8 +7,8 @@ struct TagCommand: AsyncParsableCommand {
     commandName: "tag",
     abstract: "List, add or remove an item's tags.",
     discussion: """
-      Tags are stored in the user.xdg.tags extended attribute, which other tools read too; on a
-      filesystem without user xattrs they are kept in Folio's index. Finder colors are tags named
+      Tags are stored in the user.xdg.tags extended attribute, which other tools read too; on a \
+      filesystem without user xattrs they are kept in Folio's index. Finder colors are tags named \
       Red, Orange, Yellow, Green, Blue, Purple and Gray.
       """)
 
