@@ -73,7 +73,8 @@ extension AppState {
       }
       return []
     case .locationStatus(let d, let status):
-      setStatus(status, of: d)
+      let held = sidebar.locations.first { $0.domain == d }?.isHeldOverQuota == true
+      setStatus(status == .online && held ? .overQuota : status, of: d)
       return []
     case .locationSyncing(let d, let n):
       guard let i = sidebar.locations.firstIndex(where: { $0.domain == d }) else { return [] }
@@ -82,6 +83,9 @@ extension AppState {
       return []
     case .locationThrottled(let d, let error):
       if let status = LocationStatus.implied(by: error) { setStatus(status, of: d) }
+      if error.code == .insufficientQuota, let i = sidebar.locations.firstIndex(where: { $0.domain == d }) {
+        sidebar.locations[i].isHeldOverQuota = true
+      }
       if error.code == .notAuthenticated {
         // The engine resumes the held work by itself once the sign-in succeeds: nothing to retry here.
         return reduceAuthentication(.authenticationRequired(d, retry: [], reason: error.message))
@@ -89,6 +93,7 @@ extension AppState {
       message = StatusMessage(locationName(d) + ": " + Self.explained(error), isError: true)
       return []
     case .locationResumed(let d):
+      if let i = sidebar.locations.firstIndex(where: { $0.domain == d }) { sidebar.locations[i].isHeldOverQuota = false }
       for (k, t) in transfers where k.domain == d && t.phase == .throttled {
         transfers[k]?.phase = .queued
         transfers[k]?.error = nil

@@ -21,6 +21,10 @@ public struct LocationEntry: Sendable, Equatable {
   public var status: LocationStatus?
   /// Its transfers not done yet (queued, running or waiting).
   public var syncing = 0
+  /// The sync engine holds its uploads for want of space (from its throttle to its release). A
+  /// server can answer a status check, and be under its quota, while a file still does not fit:
+  /// the sidebar then keeps "over quota" instead of going back to "online".
+  public var isHeldOverQuota = false
   /// The user the location signs in as (prefilled in the sign-in prompt).
   public var userName: String?
   /// A line the sign-in prompt shows (`folio demo` prints its password there).

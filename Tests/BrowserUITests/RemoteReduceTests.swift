@@ -245,6 +245,23 @@ import Testing
     #expect(rows2["Sync"] == "not downloaded")
   }
 
+  /// A file that does not fit holds the uploads while the account is still under its quota: a
+  /// status check then finds the server online, and the sidebar must keep saying why they wait.
+  @Test func overQuotaStaysInTheSidebarUntilTheUploadsAreReleased() {
+    var s = F.state()
+    let demo = { s.sidebar.locations.first { $0.domain == F.demo }?.state }
+    _ = s.reduce(.locationSyncing(F.demo, 1))
+    _ = s.reduce(.locationThrottled(F.demo, F.quota))
+    #expect(demo() == "over quota, 1 waiting")
+    _ = s.reduce(.locationStatus(F.demo, .online))
+    #expect(demo() == "over quota, 1 waiting", "a status check does not hide the held uploads")
+    _ = s.reduce(.locationStatus(F.demo, .offline("no route")))
+    #expect(demo() == "offline, 1 waiting", "a worse state still shows")
+    _ = s.reduce(.locationResumed(F.demo))
+    _ = s.reduce(.locationStatus(F.demo, .online))
+    #expect(demo() == "syncing 1")
+  }
+
   @Test func theLocationResumingPutsHeldTransfersBackInTheQueue() {
     var s = F.state()
     let effects = s.reduce(.locationResumed(F.demo))
