@@ -34,7 +34,9 @@ extension ItemStore {
 
   /// Resolves the conflict of copy `copyID` with its original.
   ///
-  /// - `copy`: the copy's bytes become the original's next content revision; the copy goes away.
+  /// - `copy`: the copy's bytes become the original's next content revision, and the copy takes
+  ///   the original's previous bytes and goes to the trash: the version not kept stays
+  ///   restorable, as with `original` (deleting it forever lost the other person's edit).
   /// - `original`: the original stays; the copy goes to the trash, no longer a conflict.
   /// - `both`: both stay as two ordinary items.
   /// - Returns: the original as it is afterwards.
@@ -51,17 +53,30 @@ extension ItemStore {
         if let locker = original.lockedBy, locker != user {
           throw ServerError(.noPermission, "\(original.name) is locked by \(locker)")
         }
-        let old = (original.id, original.contentVersion)
+        let theirs = original
+        let mine = copy
         original.contentVersion += 1
-        try content.link(from: (copy.id, copy.contentVersion), to: (original.id, original.contentVersion))
-        original.size = copy.size
-        original.sha256 = copy.sha256
+        try content.link(from: (mine.id, mine.contentVersion), to: (original.id, original.contentVersion))
+        original.size = mine.size
+        original.sha256 = mine.sha256
         original.modified = now
-        original.editor = copy.owner
+        original.editor = mine.owner
         try Self.touch(db, &original)
         try original.update(db)
-        stale.append(old)
-        stale += try Self.deleteForever(db, copy.id)
+        copy.contentVersion += 1
+        try content.link(from: (theirs.id, theirs.contentVersion), to: (copy.id, copy.contentVersion))
+        copy.size = theirs.size
+        copy.sha256 = theirs.sha256
+        copy.modified = theirs.modified
+        copy.editor = theirs.editor
+        copy.conflictOf = nil
+        copy.originalParent = copy.parent
+        copy.originalPath = try ItemRecord.path(db, of: copy)
+        copy.parent = "trash"
+        copy.trashed = now
+        try Self.touch(db, &copy)
+        try copy.update(db)
+        stale += [(theirs.id, theirs.contentVersion), (mine.id, mine.contentVersion)]
       case .original:
         copy.conflictOf = nil
         copy.originalParent = copy.parent

@@ -8,8 +8,9 @@ import WorkingSetIndex
 /// A provider whose storage resolves conflicts itself (FolioServer has
 /// `POST /v1/conflicts/{copyId}/resolve`) declares the actions ``actionIdentifier(for:)`` names and
 /// gets them performed on the copy; for any other provider the engine resolves with the plain
-/// operations of the contract: fetch the copy's bytes, modify the original from its current version,
-/// trash the copy. Either way nothing is deleted forever: what is dropped goes to the trash.
+/// operations of the contract: fetch both versions, modify the original from its current version
+/// with mine, and the copy with theirs, then trash the copy. Either way nothing is deleted forever:
+/// the version not kept goes to the trash.
 public enum ConflictChoice: String, Sendable, CaseIterable, Codable {
   case keepMine = "mine"
   case keepTheirs = "theirs"
@@ -68,14 +69,21 @@ extension SyncEngine {
       return original ?? copy
     }
     var kept = original
+    var dropped = copy
     if choice == .keepMine {
       let folder = store.folder(for: domain.identifier)
-      let (temp, fd) = try DurableFile.createTemporary(in: folder)
+      let (mine, fd) = try DurableFile.createTemporary(in: folder)
       close(fd)
-      defer { DurableFile.remove(temp) }
-      _ = try await provider.fetchContents(copy.identifier, version: nil, to: temp, progress: { _ in })
+      defer { DurableFile.remove(mine) }
+      let (theirs, fd2) = try DurableFile.createTemporary(in: folder)
+      close(fd2)
+      defer { DurableFile.remove(theirs) }
+      _ = try await provider.fetchContents(copy.identifier, version: nil, to: mine, progress: { _ in })
+      // Theirs first: it goes into the copy, which then goes to the trash as the version not kept
+      // (trashing the copy with mine in it lost theirs: the original's bytes were overwritten).
+      _ = try await provider.fetchContents(original.identifier, version: original.version, to: theirs, progress: { _ in })
       kept = try await provider.modifyItem(
-        ItemTemplate(original), baseVersion: original.version, changedFields: .contents, contents: temp)
+        ItemTemplate(original), baseVersion: original.version, changedFields: .contents, contents: mine)
       if let e = kept.uploadingError, e.code == .localVersionConflictingWithServer {
         throw ProviderError(
           .localVersionConflictingWithServer,
@@ -88,8 +96,10 @@ extension SyncEngine {
       {
         _ = try index.markContentStale(domain: domain.identifier, identifier: original.identifier, remoteVersion: kept.version)
       }
+      dropped = try await provider.modifyItem(
+        ItemTemplate(copy), baseVersion: copy.version, changedFields: .contents, contents: theirs)
     }
-    _ = try await trash(copy, provider: provider, domain: domain)
+    _ = try await trash(dropped, provider: provider, domain: domain)
     try index.removeConflict(domain: conflict.domain, copy: conflict.copy)
     return kept
   }

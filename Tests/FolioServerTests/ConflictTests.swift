@@ -53,8 +53,13 @@ import Testing
     #expect(resolved.version.content == original.version.content + 1)
     #expect(!resolved.decorations.contains("conflict"))
     #expect(try await ana.content(original.id).body == Array("ben's edit".utf8))
-    #expect(try await ana.send("GET", "/v1/items/\(copy.id)").errorCode == "noSuchItem")
-    try ContentTests.expectNoLeftovers(server, live: ["\(original.id).\(resolved.version.content)"])
+    // The version not kept (ana's) is not lost: the copy holds it now, in the trash.
+    let trashed = try await ana.item(copy.id)
+    #expect(trashed.parent == "trash")
+    #expect(trashed.userInfo["conflictOf"] == nil)
+    #expect(try await ana.content(copy.id).body == Array("ana's edit".utf8))
+    try ContentTests.expectNoLeftovers(
+      server, live: ["\(original.id).\(resolved.version.content)", "\(copy.id).\(trashed.version.content)"])
   }
 
   @Test func resolveKeepingTheOriginal() async throws {

@@ -199,8 +199,10 @@ import WorkingSetIndex
       case .keepBoth:
         #expect(live.count == 2)
       }
-      // Nothing is deleted forever: a dropped copy is in the trash.
+      // Nothing is deleted forever: the version not kept is in the trash, in the copy.
       if choice != .keepBoth { #expect(try await f.children(of: .trash).map(\.identifier) == [conflict.copy]) }
+      if choice == .keepMine { #expect(await f.text(of: conflict.copy) == "theirs", "theirs is restorable") }
+      if choice == .keepTheirs { #expect(await f.text(of: conflict.copy) == "mine", "mine is restorable") }
     }
   }
 }
