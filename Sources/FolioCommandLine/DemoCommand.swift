@@ -103,6 +103,11 @@ struct DemoCommand: AsyncParsableCommand {
   /// The private XDG homes and the location "demo" in their config.toml (its password in the
   /// credentials file unless `--sign-in`).
   private func configure(_ folder: URL, server: URL, password: String) throws(ProviderError) {
+    // Your Trash stays yours: what you delete on This Computer during the demo lands there, not in
+    // the private data folder that quitting removes (FreedesktopTrash.Environment.current).
+    if getenv("FOLIO_TRASH_DATA_HOME") == nil {
+      setenv("FOLIO_TRASH_DATA_HOME", FolioPaths.current.dataHome.path, 1)
+    }
     for (variable, name) in [("XDG_CONFIG_HOME", "config"), ("XDG_DATA_HOME", "data"), ("XDG_CACHE_HOME", "cache")] {
       let dir = folder.appendingPathComponent(name)
       try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

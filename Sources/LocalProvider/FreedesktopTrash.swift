@@ -50,13 +50,18 @@ public struct FreedesktopTrash: Sendable {
     }
 
     /// This process's `$HOME`, `$XDG_DATA_HOME` (as bytes) and real uid.
+    ///
+    /// `$FOLIO_TRASH_DATA_HOME`, when set, stands for `$XDG_DATA_HOME` here: `folio demo` points
+    /// `$XDG_DATA_HOME` at a private folder it removes on quit (its index must not touch yours),
+    /// and a local file deleted during the demo must land in your Trash, not in that folder.
     public static var current: Environment {
       func variable(_ name: String) -> ItemPath? {
         guard let value = getenv(name) else { return nil }
         let bytes = PosixPath.bytes(ofCString: value)
         return bytes.isEmpty ? nil : ItemPath(bytes: bytes)
       }
-      return Environment(home: variable("HOME"), dataHome: variable("XDG_DATA_HOME"), uid: getuid())
+      return Environment(
+        home: variable("HOME"), dataHome: variable("FOLIO_TRASH_DATA_HOME") ?? variable("XDG_DATA_HOME"), uid: getuid())
     }
 
     /// `$XDG_DATA_HOME/Trash`, or `$HOME/.local/share/Trash`; nil without either.

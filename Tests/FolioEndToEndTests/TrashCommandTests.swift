@@ -17,6 +17,19 @@ import Testing
     return try #require(r.json().array, sourceLocation: sourceLocation).map { $0["originalPath"]?.string ?? "?" }.sorted()
   }
 
+  /// `folio demo` keeps its own data in a private `$XDG_DATA_HOME` it removes on quit, and sets
+  /// `$FOLIO_TRASH_DATA_HOME` to yours: a local file deleted there must land in your Trash.
+  @Test func theTrashDataHomeStandsForXDGDataHomeWhenSet() throws {
+    let s = try Sandbox()
+    try s.file("a.txt", "A")
+    let yours = s.root + "/your-data"
+    try FileManager.default.createDirectory(atPath: yours, withIntermediateDirectories: true)
+    let r = try s.folio("rm", "a.txt", environment: ["FOLIO_TRASH_DATA_HOME": yours])
+    #expect(r.succeeded, "\(r)")
+    #expect(s.contents(yours + "/Trash/files/a.txt") == "A", "in your Trash")
+    #expect(!FileManager.default.fileExists(atPath: s.dataHome + "/Trash/files/a.txt"), "not in the private one")
+  }
+
   @Test func removeGoesToTheTrashThatTrashCLIReads() throws {
     let s = try Sandbox()
     try s.file("a.txt", "A")
