@@ -371,6 +371,10 @@ final class InputWatch: @unchecked Sendable {
     wake?()
   }
 
+  /// libdispatch traps on releasing a suspended source: a terminal whose init threw (standard
+  /// input not a terminal) released its watch unstopped, and `folio </dev/null` died of SIGILL.
+  deinit { stop() }
+
   func stop() {
     lock.withLock {
       guard !stopped else { return }

@@ -17,6 +17,15 @@ import Testing
     #expect(r.out.contains("OVERVIEW: "), "\(r)")
   }
 
+  /// The browser without a terminal (stdin from /dev/null, output to a pipe: a script, cron) says
+  /// so in one line; it died of SIGILL with a backtrace (a dispatch source released suspended).
+  @Test func theBrowserWithoutATerminalSaysSoInOneLine() throws {
+    let sandbox = try Sandbox()
+    let r = try sandbox.folio([])
+    #expect(r.signal == nil && r.status == 1, "\(r)")
+    #expect(r.errLines == ["folio: the full-screen browser needs a terminal, but standard input is not one"], "\(r)")
+  }
+
   /// The top-level help lists every subcommand, so none is hidden from a person reading it.
   @Test func topLevelHelpListsEverySubcommand() throws {
     let sandbox = try Sandbox()
