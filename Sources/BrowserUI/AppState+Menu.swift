@@ -98,7 +98,7 @@ extension AppState {
       return []
     case .newFolder:
       guard case .folder(let f) = browse.location else { return [] }
-      overlay = .prompt(PromptState(title: "New folder", purpose: .newFolder(f), editor: LineEditor("untitled folder")))
+      overlay = .prompt(PromptState(title: "New folder", purpose: .newFolder(f), editor: LineEditor(proposing: "untitled folder")))
       return []
     case .moveTo:
       return openFolderPicker(items: items, domain: d)

@@ -30,16 +30,39 @@ public struct MenuEntry: Sendable, Equatable {
 public struct LineEditor: Sendable, Equatable {
   public var text: [Character]
   public var cursor: Int
+  /// The text is a proposal, shown selected: the first character typed replaces it (Backspace or
+  /// Delete clears it), any other key keeps it. New Folder proposes "untitled folder"; typing a
+  /// name appended to it ("untitled folderNew Stuff").
+  public var isProposal = false
 
   public init(_ s: String) {
     text = Array(s)
     cursor = text.count
   }
 
+  /// An editor holding `s` as a proposal (``isProposal``).
+  public init(proposing s: String) {
+    self.init(s)
+    isProposal = true
+  }
+
   public var string: String { String(text) }
 
   /// Applies an editing key; returns false when the key is not an editing key.
   public mutating func apply(_ key: KeyEvent) -> Bool {
+    if isProposal {
+      isProposal = false
+      switch key {
+      case .character:
+        text = []
+        cursor = 0
+      case .backspace, .delete, .control("d"):
+        text = []
+        cursor = 0
+        return true
+      default: break
+      }
+    }
     switch key {
     case .character(let c):
       text.insert(c, at: cursor)

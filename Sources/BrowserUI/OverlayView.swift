@@ -79,7 +79,8 @@ enum OverlayView {
         shown.removeFirst()
         offset += 1
       }
-      let used = screen.put(shown, x: bx + 2, y: by + 1, maxWidth: field, role: .promptInput, ascii: s.ascii)
+      let role: StyleRole = p.editor.isProposal ? .menuSelected : .promptInput
+      let used = screen.put(shown, x: bx + 2, y: by + 1, maxWidth: field, role: role, ascii: s.ascii)
       _ = used
       let cx = bx + 2 + DisplayWidth.width(of: String(before.dropFirst(offset)))
       if cx < bx + 2 + field {

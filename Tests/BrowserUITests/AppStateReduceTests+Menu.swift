@@ -251,6 +251,28 @@ let corpus = Dictionary(uniqueKeysWithValues: Fixture.corpus.map { ($0.identifie
     #expect(s.press(.enter) == [.makeFolder(ItemName("Reports 2026"), in: Fixture.start)])
   }
 
+  /// The proposed name is selected: typing replaces it, Enter takes it, a movement key keeps it
+  /// for editing.
+  @Test func newFolderProposesANameThatTypingReplaces() {
+    var s = Fixture.state()
+    s.press(.character("n"))
+    s.type("New Stuff")
+    #expect(s.press(.enter) == [.makeFolder(ItemName("New Stuff"), in: Fixture.start)])
+
+    s = Fixture.state()
+    s.press(.character("n"))
+    #expect(s.press(.enter) == [.makeFolder(ItemName("untitled folder"), in: Fixture.start)])
+
+    s = Fixture.state()
+    s.press(.character("n"), .end)
+    s.type(" 2")
+    #expect(s.press(.enter) == [.makeFolder(ItemName("untitled folder 2"), in: Fixture.start)])
+
+    s = Fixture.state()
+    s.press(.character("n"), .backspace)
+    #expect(s.prompt?.editor.string == "")
+  }
+
   // MARK: Tags
 
   @Test func theTagPickerTogglesATagOnEveryItem() throws {
