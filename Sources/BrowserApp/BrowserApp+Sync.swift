@@ -156,8 +156,11 @@ extension BrowserApp {
             actions.append(.notice(StatusMessage("Signed in, but the password was not saved: " + error.message, isError: true)))
           }
         }
-        // Signing in resolves notAuthenticated: the transfers it held run again.
+        // Signing in resolves notAuthenticated: the transfers it held run again, and the changes
+        // the location could not send meanwhile are read now (Recents, the sidebar's favorites and
+        // tags), not at the next push or poll: a first sign-in showed no Favorites for a minute.
         await services.sync?.queue.resolve(domain: domainID)
+        if let engine = services.sync { Task.detached { _ = try? await engine.syncChanges(of: domainID) } }
       } catch {
         actions.append(.authenticationFailed(domainID, error))
       }
