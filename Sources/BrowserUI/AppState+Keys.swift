@@ -167,7 +167,12 @@ extension AppState {
       }
       f.removeLast()
     case .character(let c):
+      let first = f.isEmpty
       f.append(c)
+      browse.filter = f
+      browse.cursor = 0
+      browse.top = 0
+      return first ? readForFilter() : []
     case .up, .down, .pageUp, .pageDown: return nil
     default: return []
     }
@@ -175,6 +180,35 @@ extension AppState {
     browse.cursor = 0
     browse.top = 0
     return []
+  }
+
+  /// Rows a filter reads at most: past them the status line says how many it searched.
+  static let filterReadLimit = 100_000
+  /// Pages asked for at a time: what the enumeration service delivers of one request (it gives a
+  /// longer one only its last pages, for End).
+  static let filterChunkPages = 8
+
+  /// Once a filter has text, the rest of the folder is read, a chunk at a time (pages are not
+  /// evicted while it is on), so it searches every row and not only the pages around the
+  /// viewport: in a folder of 1,000 files, "/f0999" found nothing. Up to ``filterReadLimit``
+  /// rows, a few MiB per 10,000.
+  mutating func readForFilter() -> [Effect] {
+    guard tab == .browse, browse.filter?.isEmpty == false else { return [] }
+    let limit = browse.list.total.map { min($0, Self.filterReadLimit) } ?? Self.filterReadLimit
+    guard let missing = browse.list.missingPages(for: 0..<max(1, limit)) else {
+      browse.filterChunk = nil
+      return []
+    }
+    let chunk = missing.lowerBound...min(missing.upperBound, missing.lowerBound + Self.filterChunkPages - 1)
+    browse.filterChunk = chunk
+    return [.requestPages(ticket: browse.ticket, pages: chunk)]
+  }
+
+  /// How far a filter has read: the rows loaded, and whether that is all it will search.
+  public var filterCoverage: (read: Int, total: Int?, isWhole: Bool) {
+    let read = browse.list.pages.values.reduce(0) { $0 + $1.count }
+    let whole = (browse.list.complete || browse.list.total != nil) && read >= browse.list.count
+    return (read, browse.list.total, whole)
   }
 
   // MARK: - Sidebar

@@ -45,6 +45,13 @@ extension AppState {
         scrollToCursor()
       }
       var effects: [Effect] = []
+      // A filter reading the folder: the next chunk once this one is here (or the list ended).
+      if let chunk = browse.filterChunk, browse.filter != nil,
+        complete || browse.list.missingPages(for: chunk.lowerBound * browse.list.pageSize..<(chunk.upperBound + 1) * browse.list.pageSize) == nil
+          || (browse.list.total.map { $0 <= offset + items.count } ?? false)
+      {
+        effects += readForFilter()
+      }
       if browse.pendingBottom, browse.filter == nil, let total = browse.list.total {
         browse.pendingBottom = false
         browse.cursor = max(0, browse.uploads.count + total - 1)

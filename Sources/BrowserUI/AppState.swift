@@ -131,6 +131,9 @@ public struct BrowseState: Sendable, Equatable {
   public var pendingSelectionPath: ItemPath?
   /// G on a list of unknown length: the cursor goes to the last row once the end is known.
   public var pendingBottom = false
+  /// The pages a filter asked for last (``AppState/readForFilter()``): the next chunk is asked for
+  /// once they are here.
+  public var filterChunk: ClosedRange<Int>?
   /// A reload of the folder on screen keeps showing its rows until the new listing's first page
   /// comes, then replaces them: a remote folder reloads after every change and every finished
   /// upload, and blanking it for a round trip each time made it flicker.

@@ -48,7 +48,15 @@ public enum AppView {
     case .browse:
       let b = s.browse
       if let f = b.filter {
-        left = "/" + f + "  \(s.browseCount) matching"
+        left = "/" + f + "  \(grouped(s.browseCount)) matching"
+        let c = s.filterCoverage
+        if !f.isEmpty && !c.isWhole {
+          if let total = c.total, c.read >= AppState.filterReadLimit {
+            left += " in the first \(grouped(c.read)) of \(grouped(total))"
+          } else {
+            left += " · read \(grouped(c.read))\(c.total.map { " of \(grouped($0))" } ?? "") \(g.spinner[s.spinnerPhase % g.spinner.count])"
+          }
+        }
       } else if b.replaceOnFirstPage && b.loading == nil {
         // A reload with the rows still shown: the count they had, and that it is being read again.
         let n = b.list.count

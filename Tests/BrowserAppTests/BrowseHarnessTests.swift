@@ -24,6 +24,23 @@ import TestSupport
     #expect(h.finished)
   }
 
+  /// A filter searches the whole folder, not only the pages around the viewport: the rest is
+  /// read once it has text ("/f0999" in a folder of 1,000 files found nothing past the 400th).
+  @Test func aFilterSearchesRowsNotLoadedYet() async throws {
+    let h = try Harness()
+    for i in 1...1000 { _ = await h.provider.add(ItemName(String(format: "f%04d.txt", i)), content: Data()) }
+    try await h.startAndLoad()
+    #expect(h.state.browse.list.pages.count < 5, "only the pages around the viewport at first")
+    h.type(.character("/"))
+    h.type(text: "f0999")
+    try await waitUntil("the filter to find f0999", explain: { h.terminal.statusLine }) {
+      h.terminal.statusLine.contains("/f0999  1 matching") && !h.terminal.statusLine.contains("read")
+    }
+    try await h.waitForScreen(containing: "f0999.txt")
+    h.type(.escape)
+    try await h.quit()
+  }
+
   @Test func entersAFolderAndComesBackWithTheCursorOnIt() async throws {
     let h = try Harness()
     let f = await Fixture.populate(h.provider)
