@@ -194,8 +194,16 @@ public struct SidebarState: Sendable, Equatable {
       e.append(.heading("Tags"))
       e += tags.map { .tag(name: $0.name, count: $0.count) }
     }
-    e.append(.heading(""))
-    e.append(.trash(locations.first?.domain ?? .local))
+    // Each location has its own Recently Deleted (a server keeps what was deleted there): with
+    // several, one entry each under a heading, so what was deleted on a server can be found and
+    // restored here too (only this computer's was listed).
+    if locations.count > 1 {
+      e.append(.heading("Recently Deleted"))
+      e += locations.map { .trash($0.domain) }
+    } else {
+      e.append(.heading(""))
+      e.append(.trash(locations.first?.domain ?? .local))
+    }
     return e
   }
 }

@@ -29,7 +29,10 @@ enum BrowseView {
     case .folder(let f):
       let name = s.sidebar.locations.first { $0.domain == f.domain }?.name ?? f.domain.rawValue
       location = " " + TerminalText.escape(name) + "  " + f.path.displayString
-    case .trash: location = " Recently Deleted"
+    case .trash(let d):
+      // With several locations, whose Recently Deleted this is.
+      let name = s.sidebar.locations.count > 1 ? s.sidebar.locations.first { $0.domain == d }?.name : nil
+      location = " Recently Deleted" + (name.map { " on " + TerminalText.escape($0) } ?? "")
     }
     screen.put(location, x: x, y: 1, maxWidth: width, role: .pathBar, ascii: s.ascii)
     // Column header.

@@ -43,14 +43,16 @@ enum SidebarView {
       case .tag(let name, let count):
         screen.fill(x: 0, y: y, width: width, height: 1, role: role)
         let used = screen.put("  " + g.tagDot + " ", x: 0, y: y, role: Badge.tagRole(name), background: role, ascii: s.ascii)
-        let n = " \(count)"
+        let n = " \(count) "  // a column clear of the separator
         screen.put(TerminalText.escape(name), x: used, y: y, maxWidth: width - used - n.count, role: role, ascii: s.ascii)
         screen.put(n, x: width - n.count, y: y, role: role, ascii: s.ascii)
-      case .trash:
-        let inTrash: Bool = { if case .trash = s.browse.location { return true } else { return false } }()
+      case .trash(let d):
+        let inTrash: Bool = { if case .trash(let t) = s.browse.location { return t == d } else { return false } }()
         let r: StyleRole = selected ? .sidebarFocused : inTrash ? .sidebarSelected : role
         screen.fill(x: 0, y: y, width: width, height: 1, role: r)
-        screen.put("  Recently Deleted", x: 0, y: y, maxWidth: width, role: r, ascii: s.ascii)
+        // Under the "Recently Deleted" heading (several locations), the location's name.
+        let name = s.sidebar.locations.count > 1 ? s.sidebar.locations.first { $0.domain == d }?.name : nil
+        screen.put("  " + (name.map(TerminalText.escape) ?? "Recently Deleted"), x: 0, y: y, maxWidth: width, role: r, ascii: s.ascii)
       }
       y += 1
     }

@@ -381,9 +381,12 @@ let corpus = Dictionary(uniqueKeysWithValues: Fixture.corpus.map { ($0.identifie
     s.sidebar.cursor = 9
     #expect(s.press(.enter) == [.loadRecents(tag: "Red")])
     #expect(s.tab == .recents && s.recents.tagFilter == "Red")
-    // The last entry is Recently Deleted.
+    // Recently Deleted: one entry per location, under its heading, the last one the last location's.
     s.press(.character("1"), .character("b"))
     s.sidebar.cursor = s.sidebar.entries.count - 1
+    #expect(s.press(.enter).enumerations.first?.location == .trash(s.sidebar.locations.last!.domain))
+    s.press(.character("b"))
+    s.sidebar.cursor = s.sidebar.entries.firstIndex(of: .trash(.local))!
     #expect(s.press(.enter).enumerations.first?.location == .trash(.local))
     // Headings are skipped; Esc, b and h leave the sidebar.
     s.press(.character("b"), .up, .up)

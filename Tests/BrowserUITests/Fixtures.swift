@@ -173,7 +173,7 @@ enum Fixture {
   static func trashState(width: Int = 80, height: Int = 24) -> AppState {
     var s = state(width: width, height: height)
     s.sidebar.focused = true
-    s.sidebar.cursor = s.sidebar.entries.count - 1
+    s.sidebar.cursor = s.sidebar.entries.firstIndex(of: .trash(.local))!
     _ = s.reduce(.key(.enter))
     _ = s.reduce(.pageLoaded(ticket: s.browse.ticket, offset: 0, items: trashed, total: trashed.count, isComplete: true))
     return s
