@@ -35,8 +35,24 @@ extension AppState {
         return []
       }
     }
-    guard let command = keyMap.command(for: key) else { return [] }
+    guard let command = keyMap.command(for: key) else { return menuShortcut(key) }
     return perform(command)
+  }
+
+  /// Keys the context menu shows beside its entries and the key map does not bind (o Open With…,
+  /// M Move To…, u Restore), from the list: the menu of the selection is built and its entry with
+  /// that key runs, so a key works wherever the menu would offer it. They did nothing before.
+  static let menuShortcuts: [(key: Character, help: String)] = [
+    ("o", "Open With…"), ("M", "Move To…"), ("u", "Restore (in Recently Deleted)"),
+  ]
+
+  mutating func menuShortcut(_ key: KeyEvent) -> [Effect] {
+    guard case .character(let c) = key, Self.menuShortcuts.contains(where: { $0.key == c }) else { return [] }
+    _ = openMenu()
+    guard case .menu(let m) = overlay else { return [] }
+    overlay = nil
+    guard let entry = m.entries.first(where: { $0.key == String(c) }) else { return [] }
+    return menuCommand(entry.command, items: m.items, domain: m.domain)
   }
 
   mutating func perform(_ command: Command) -> [Effect] {

@@ -322,6 +322,27 @@ let corpus = Dictionary(uniqueKeysWithValues: Fixture.corpus.map { ($0.identifie
     #expect(s.overlay == nil)
   }
 
+  /// The keys the menu shows beside Open With…, Move To… and Restore work from the list too, and
+  /// only where the menu would offer them.
+  @Test func theMenusKeysWorkFromTheList() {
+    var s = Fixture.state()
+    s.select("plain")
+    #expect(s.press(.character("o")) == [])
+    #expect(s.prompt?.title == "Open with (a program name)")
+    s.press(.escape)
+    s.press(.character("M"))
+    #expect(s.overlay != nil && s.prompt == nil && s.menu == nil, "the folder picker: \(String(describing: s.overlay))")
+    s.press(.escape)
+    // A folder has no Open With…: o does nothing.
+    s.select("f-docs")
+    #expect(s.press(.character("o")) == [] && s.overlay == nil)
+
+    var t = Fixture.trashState()
+    t.press(.down)
+    let item = t.selection[0]
+    #expect(t.press(.character("u")) == [.restore([item], .local)])
+  }
+
   // MARK: Recently Deleted
 
   @Test func recentlyDeletedRestoresDeletesForeverAndEmpties() {
