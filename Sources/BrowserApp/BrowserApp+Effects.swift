@@ -87,6 +87,13 @@ extension BrowserApp {
       openRemote(item, in: domain)
       return
     }
+    // A link to a folder is entered, as ranger, nnn and lf do: opening it gave it to xdg-open.
+    if given == nil, item.symlinkTargetPath != nil, Self.isFolder(following: item.path) {
+      send(
+        .showFolder(
+          FolderLocation(domain: domainID, identifier: nil, path: item.path, name: item.filename.displayString), select: nil))
+      return
+    }
     let argv: [[UInt8]]
     if let given {
       argv = given
@@ -114,6 +121,12 @@ extension BrowserApp {
       case .failure(let e): self.send(.operationFailed(e))
       }
     }
+  }
+
+  /// Whether the path, its links followed, is a folder (`stat`, not `lstat`).
+  nonisolated static func isFolder(following path: ItemPath) -> Bool {
+    var st = stat()
+    return path.withCString { stat($0, &st) } == 0 && (st.st_mode & S_IFMT) == S_IFDIR
   }
 
   func observeRecents(tag: String?) {

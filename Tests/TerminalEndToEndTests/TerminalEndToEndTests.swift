@@ -62,6 +62,20 @@ extension TerminalEndToEndTests {
       #expect(screen.contains("photo.png"), "the cursor was back on Photos/:\n\(screen.framed)")
     }
 
+    @Test("Enter on a link to a folder goes into it, as ranger and nnn do")
+    func enterALinkToAFolder() throws {
+      let sandbox = try Sandbox()
+      try sandbox.file("real/inner.txt", "inside")
+      #expect(symlink("real", sandbox.path("link")) == 0)
+      let term = try TmuxTerminal(sandbox)
+      try term.wait(forAll: ["real/", "link", "2 items"])
+      try term.send("j", "Enter")
+      let screen = try term.wait(until: "inside the link") { $0.listShows("inner.txt") && $0.lines[1].contains("/link") }
+      #expect(screen.contains("1 item"), "\(screen.framed)")
+      try term.send("q")
+      try term.expectTerminalRestored(exitStatus: 0)
+    }
+
     @Test("Enter on a file runs $EDITOR with its path, and Recents then lists it")
     func openAFileThenRecentsShowsIt() throws {
       let sandbox = try Sandbox()
