@@ -30,6 +30,14 @@ import Testing
     #expect(refused.status == 403)
     #expect(refused.errorCode == "noPermission")
     #expect(try await ben.put(f.id, base: 1, [3]).status == 200)
+    // Nor rename, move or delete it: only its locker may.
+    #expect(try await ana.patch(f.id, ModifyRequest(name: "mine now")).errorCode == "noPermission")
+    #expect(try await ana.patch(f.id, ModifyRequest(parent: "trash")).errorCode == "noPermission")
+    let kept = try await ana.item(f.id)
+    #expect(kept.name == "doc" && kept.parent == "root")
+    #expect(try await ben.patch(f.id, ModifyRequest(name: "doc v2")).status == 200)
+    // Her own fields stay hers to change.
+    #expect(try await ana.patch(f.id, ModifyRequest(tags: ["Red"])).status == 200)
     // Ana owns it, so she may unlock; a stranger's lock on a folder is refused.
     #expect(try await ana.send("POST", "/v1/actions/unlock", json: PerformActionRequest(items: [f.id])).status == 204)
     #expect(try await ana.item(f.id).decorations.contains("locked") == false)
