@@ -20,7 +20,9 @@ enum IndexedListing {
       let location = row.domain == .local ? "" : row.domain.rawValue + ":"
       Console.out(
         HumanFormat.date(row.lastUsed) + "  " + HumanFormat.pad(item.contentType.kindDescription, 14) + "  "
-          + location + item.path.displayString + (item.isFolder ? "/" : "") + (row.isTrashed ? "  (deleted)" : "")
+          // A deleted item by where it was (its path in the Trash means nothing to a person).
+          + location + (row.isTrashed ? item.originalPath ?? item.path : item.path).displayString
+          + (item.isFolder ? "/" : "") + (row.isTrashed ? "  (deleted)" : "")
           + HumanFormat.marks(item))
     }
   }

@@ -138,6 +138,7 @@ import Testing
     #expect(trashed["trashed"]?.string != nil, "\(trashed)")
     let human = try s.folio("recents")
     #expect(human.outLines.first?.hasSuffix("(deleted)") == true, "\(human)")
+    #expect(human.outLines.first?.contains(s.path("e/b.txt") + "  (deleted)") == true, "where it was, not the Trash: \(human)")
 
     #expect(try s.folio("trash", "restore", "e/b.txt").succeeded)
     let restored = try first()
