@@ -178,10 +178,12 @@ extension AppState {
     if files.contains(where: { (!$0.isDownloaded || !$0.isMostRecentVersionDownloaded) && !downloading($0) }) {
       entries.append(MenuEntry("Download", .download))
     }
-    if items.contains(where: { $0.isFolder || $0.isDownloaded }) {
+    let allPinned = items.allSatisfy { $0.contentPolicy == .downloadEagerlyAndKeepDownloaded }
+    // Kept downloaded, a download cannot be removed (the engine refuses): the menu offers to stop
+    // keeping it instead.
+    if !allPinned, items.contains(where: { ($0.isFolder || $0.isDownloaded) && $0.contentPolicy != .downloadEagerlyAndKeepDownloaded }) {
       entries.append(MenuEntry("Remove Download", .removeDownload))
     }
-    let allPinned = items.allSatisfy { $0.contentPolicy == .downloadEagerlyAndKeepDownloaded }
     entries.append(MenuEntry(allPinned ? "Don't Keep Downloaded" : "Keep Downloaded", .keepDownloaded(!allPinned)))
     let stuck = items.contains { item in
       if transfers[ItemKey(d, item.identifier)]?.isStuck == true { return true }

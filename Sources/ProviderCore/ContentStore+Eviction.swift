@@ -28,7 +28,7 @@ extension ContentStore {
       throw ProviderError(.nonEvictable, "\(name) is open in a program; close it first")
     }
     if try index.isPinned(domain: domain, identifier: identifier) {
-      throw ProviderError(.nonEvictable, "\(name) is kept downloaded; unpin it first (folio pin --off)")
+      throw ProviderError(.nonEvictable, "\(name) is kept downloaded: turn Keep Downloaded off first (folio pin --off)")
     }
     try index.removeContent(domain: domain, identifier: identifier)
     DurableFile.remove(url)

@@ -145,7 +145,8 @@ import Testing
     #expect(stopped.contains("Retry"))
     #expect(stopped.contains("Lock"), "the server's declared action")
     let pinned = titles("Documents")
-    #expect(pinned.contains("Don't Keep Downloaded") && pinned.contains("Remove Download"))
+    // Kept downloaded, its download cannot be removed (the engine refuses): only the way out.
+    #expect(pinned.contains("Don't Keep Downloaded") && !pinned.contains("Remove Download"))
     let conflict = titles("Report.md")
     #expect(conflict.contains("Resolve Conflict…"))
     #expect(!titles("Notes.txt").contains("Resolve Conflict…"))
