@@ -274,7 +274,15 @@ extension LocalProvider {
     progress?(TransferProgress(completedBytes: done, totalBytes: total))
   }
 
-  /// Copies a file, symlink or folder tree. Never follows symlinks; never replaces.
+  /// A copy keeps its original's tags (`user.xdg.tags`), as Finder's and `cp -a` do; it lost them.
+  /// Best effort: a target filesystem without user attributes gets the bytes without the tags.
+  static func copyTags(from source: ItemPath, to target: ItemPath) {
+    let xattrs = XattrTags()
+    guard let tags = try? xattrs.read(at: source), !tags.isEmpty else { return }
+    try? xattrs.write(tags, at: target)
+  }
+
+  /// Copies a file, symlink or folder tree (with the tags). Never follows symlinks; never replaces.
   static func copyTree(from source: ItemPath, to target: ItemPath, cancelled: CancellationFlag?) throws(ProviderError) {
     if cancelled?.isCancelled == true { throw ProviderError.cancelledError }
     let st = try lstatItem(source)
@@ -291,6 +299,7 @@ extension LocalProvider {
       for name in try PosixPath.contentsOfDirectory(source) {
         try copyTree(from: source.appending(name), to: target.appending(name), cancelled: cancelled)
       }
+      copyTags(from: source, to: target)
       _ = target.withCString { chmod($0, mode_t(st.st_mode & 0o7777)) }
     case S_IFLNK:
       var buf = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
@@ -312,6 +321,7 @@ extension LocalProvider {
       }
       defer { close(fd) }
       try copyData(from: source, toFD: fd, target: target, progress: nil, cancelled: cancelled)
+      copyTags(from: source, to: target)
       var times = [st.st_atim, st.st_mtim]
       futimens(fd, &times)
     default:

@@ -230,6 +230,22 @@ import Testing
     #expect(s.textNames(in: "dest") == ["a.txt", "a copy.txt", "dir"])
   }
 
+  /// A copy keeps the tags of its original (files, and the folders of a tree), as Finder does.
+  @Test func copiesKeepTheirTags() throws {
+    let s = try Sandbox()
+    try s.file("a.txt", "A")
+    try s.file("dir/inner.txt", "I")
+    try s.folder("dest")
+    #expect(try s.folio("tag", "a.txt", "--add", "Red").succeeded)
+    #expect(try s.folio("tag", "dir", "--add", "Blue").succeeded)
+    #expect(try s.folio("tag", "dir/inner.txt", "--add", "Green").succeeded)
+    #expect(try s.folio("cp", "a.txt", "dir", "dest").succeeded)
+    for (path, tag) in [("dest/a.txt", "Red"), ("dest/dir", "Blue"), ("dest/dir/inner.txt", "Green")] {
+      let r = try s.tool("getfattr", "--only-values", "-n", "user.xdg.tags", Arg(path), package: "attr")
+      #expect(r.status == 0 && r.out == tag, "\(path): \(r)")
+    }
+  }
+
   @Test func makeFolders() throws {
     let s = try Sandbox()
     let made = try s.folio("mkdir", "new")
