@@ -69,22 +69,10 @@ extension ItemStore {
         copy.sha256 = theirs.sha256
         copy.modified = theirs.modified
         copy.editor = theirs.editor
-        copy.conflictOf = nil
-        copy.originalParent = copy.parent
-        copy.originalPath = try ItemRecord.path(db, of: copy)
-        copy.parent = "trash"
-        copy.trashed = now
-        try Self.touch(db, &copy)
-        try copy.update(db)
+        try Self.trashResolved(db, &copy, at: now)
         stale += [(theirs.id, theirs.contentVersion), (mine.id, mine.contentVersion)]
       case .original:
-        copy.conflictOf = nil
-        copy.originalParent = copy.parent
-        copy.originalPath = try ItemRecord.path(db, of: copy)
-        copy.parent = "trash"
-        copy.trashed = now
-        try Self.touch(db, &copy)
-        try copy.update(db)
+        try Self.trashResolved(db, &copy, at: now)
         try Self.touch(db, &original)
         try original.update(db)
       case .both:
@@ -98,5 +86,16 @@ extension ItemStore {
     }
     content.remove(stale)
     return item
+  }
+
+  /// The copy holding the version not kept goes to the trash, no longer a conflict: restorable.
+  private static func trashResolved(_ db: Database, _ copy: inout ItemRecord, at now: Double) throws {
+    copy.conflictOf = nil
+    copy.originalParent = copy.parent
+    copy.originalPath = try ItemRecord.path(db, of: copy)
+    copy.parent = "trash"
+    copy.trashed = now
+    try touch(db, &copy)
+    try copy.update(db)
   }
 }
