@@ -62,6 +62,10 @@ struct RemoteSyncTests {
     // Resolving: Ben keeps his.
     try await ben.engine.resolve(conflict, .keepMine)
     #expect(String(decoding: try await ben.serverBytes(item.identifier), as: UTF8.self) == "ben's version")
+    // Ana's version is not lost: it is in Recently Deleted, where she can restore it.
+    let trashed = try await ana.children(.trash)
+    #expect(trashed.map(\.identifier) == [conflict.copy], "\(trashed)")
+    #expect(String(decoding: try await ana.serverBytes(conflict.copy), as: UTF8.self) == "ana's version")
   }
 
   /// What another computer does reaches this index through the change feed.
