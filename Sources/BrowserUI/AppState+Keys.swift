@@ -189,6 +189,9 @@ extension AppState {
       browse.cursor = 0
       browse.top = 0
       return first ? readForFilter() : []
+    case .control("u"):
+      // Clears the text and keeps the filter open, as in every line editor here.
+      f = ""
     case .up, .down, .pageUp, .pageDown: return nil
     default: return []
     }

@@ -417,12 +417,26 @@ extension [Effect] {
     #expect(s.browse.top <= s.browse.cursor && s.browse.cursor < s.browse.top + s.listHeight)
   }
 
-  @Test func aFilterNeverAsksForPages() {
-    var s = PagedFolder(total: 10_000).state()
+  /// The first character asks for the rest of the folder, 8 pages after the loaded one; each
+  /// chunk that arrives asks for the next; scrolling the filtered rows asks for nothing.
+  @Test func aFilterReadsTheFolderByChunksAndScrollingAsksForNothing() {
+    let folder = PagedFolder(total: 10_000)
+    var s = folder.state()
     s.press(.character("/"))
-    s.type("file")
+    #expect(s.press(.character("f")).pageRequests == [1...8])
+    s.type("ile")
     for _ in 0..<10 { #expect(s.press(.pageDown).pageRequests.isEmpty) }
-    #expect(s.browse.cursor == 199, "filtering runs over the loaded rows")
+    #expect(s.browse.cursor == 199, "the rows read so far")
+    var next: [ClosedRange<Int>] = []
+    for p in 1...8 {
+      next = s.reduce(.pageLoaded(ticket: s.browse.ticket, offset: p * 200, items: folder.page(p, pageSize: 200), total: 10_000, isComplete: false))
+        .pageRequests
+    }
+    #expect(next == [9...16], "the next chunk once this one is here")
+    #expect(s.browseCount == 1_800)
+    // Ctrl-U clears the text and keeps the filter open.
+    s.press(.control("u"))
+    #expect(s.browse.filter == "")
   }
 
   // MARK: Sort and hidden files
