@@ -81,17 +81,30 @@ extension BrowserApp {
 
   /// Opens a file: suspends the terminal, runs the opener with an argv, resumes, records the use.
   /// A remote file is downloaded first and its copy opened (`openRemote`).
-  func openItem(_ item: Item, domain domainID: DomainIdentifier, argv given: [[UInt8]]? = nil) {
+  func openItem(
+    _ item: Item, domain domainID: DomainIdentifier, argv given: [[UInt8]]? = nil, linkFollowed: Bool = false
+  ) {
     guard let domain = services.registry.domain(domainID) else { return }
     guard domain.isLocal else {
       openRemote(item, in: domain)
       return
     }
     // A link to a folder is entered, as ranger, nnn and lf do: opening it gave it to xdg-open.
-    if given == nil, item.symlinkTargetPath != nil, Self.isFolder(following: item.path) {
-      send(
-        .showFolder(
-          FolderLocation(domain: domainID, identifier: nil, path: item.path, name: item.filename.displayString), select: nil))
+    // Where it points is asked off the loop: a link into a dead network mount hangs `stat`.
+    if given == nil, item.symlinkTargetPath != nil, !linkFollowed {
+      Task.detached {
+        let isFolder = Self.isFolder(following: item.path)
+        await MainActor.run {
+          if isFolder {
+            self.send(
+              .showFolder(
+                FolderLocation(domain: domainID, identifier: nil, path: item.path, name: item.filename.displayString),
+                select: nil))
+          } else {
+            self.openItem(item, domain: domainID, linkFollowed: true)
+          }
+        }
+      }
       return
     }
     let argv: [[UInt8]]

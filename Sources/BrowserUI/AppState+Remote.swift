@@ -181,7 +181,7 @@ extension AppState {
     let allPinned = items.allSatisfy { $0.contentPolicy == .downloadEagerlyAndKeepDownloaded }
     // Kept downloaded, a download cannot be removed (the engine refuses): the menu offers to stop
     // keeping it instead.
-    if !allPinned, items.contains(where: { ($0.isFolder || $0.isDownloaded) && $0.contentPolicy != .downloadEagerlyAndKeepDownloaded }) {
+    if items.contains(where: { ($0.isFolder || $0.isDownloaded) && $0.contentPolicy != .downloadEagerlyAndKeepDownloaded }) {
       entries.append(MenuEntry("Remove Download", .removeDownload))
     }
     entries.append(MenuEntry(allPinned ? "Don't Keep Downloaded" : "Keep Downloaded", .keepDownloaded(!allPinned)))

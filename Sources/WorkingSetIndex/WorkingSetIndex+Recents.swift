@@ -30,11 +30,15 @@ extension WorkingSetIndex {
 
   /// `recentsObservation` as a plain stream, for callers that don't import GRDB.
   public func recentsStream(limit: Int, tag: String? = nil) -> AsyncThrowingStream<[IndexedItem], any Error> {
-    let observation = recentsObservation(limit: limit, tag: tag)
-    return AsyncThrowingStream { continuation in
+    Self.stream(recentsObservation(limit: limit, tag: tag))
+  }
+
+  /// An observation as a plain stream; ending the stream cancels the observation.
+  static func stream<T: Sendable>(_ observation: AsyncValueObservation<T>) -> AsyncThrowingStream<T, any Error> {
+    AsyncThrowingStream { continuation in
       let task = Task {
         do {
-          for try await rows in observation { continuation.yield(rows) }
+          for try await value in observation { continuation.yield(value) }
           continuation.finish()
         } catch {
           continuation.finish(throwing: error)

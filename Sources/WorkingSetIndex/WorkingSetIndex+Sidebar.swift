@@ -28,16 +28,6 @@ extension WorkingSetIndex {
       }
       .removeDuplicates()
       .values(in: writer)
-    return AsyncThrowingStream { continuation in
-      let task = Task {
-        do {
-          for try await contents in observation { continuation.yield(contents) }
-          continuation.finish()
-        } catch {
-          continuation.finish(throwing: error)
-        }
-      }
-      continuation.onTermination = { _ in task.cancel() }
-    }
+    return Self.stream(observation)
   }
 }
