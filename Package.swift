@@ -146,7 +146,7 @@ let package = Package(
     .testTarget(
       name: "WorkingSetIndexTests", dependencies: ["WorkingSetIndex", "ProviderAPI"], swiftSettings: strict),
     .testTarget(
-      name: "LocalProviderTests", dependencies: ["LocalProvider", "ProviderAPI", "CFolioSystem"],
+      name: "LocalProviderTests", dependencies: ["LocalProvider", "ProviderAPI", "CFolioSystem", "TestExecution"],
       swiftSettings: strict),
     .testTarget(
       name: "ProviderCoreTests",

@@ -80,3 +80,29 @@ final class BlockingWorkExecutor: TaskExecutor, @unchecked Sendable {
     }
   }
 }
+
+/// Runs a test, or every test of a suite, while no other test in any process uses `resource`: a
+/// lock file in /tmp, taken without blocking a thread. The topmost-folder trash of /dev/shm is one
+/// for every test that lists or empties all trashes: `folio trash empty` in one suite emptied the
+/// entry another suite had just put there.
+public struct ExclusiveUse: TestTrait, SuiteTrait, TestScoping {
+  public let resource: String
+  public var isRecursive: Bool { true }
+
+  public func provideScope(
+    for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+  ) async throws {
+    guard testCase != nil else { return try await function() }
+    let fd = open("/tmp/folio-test-\(resource).lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o666)
+    guard fd >= 0 else { return try await function() }
+    defer { close(fd) }
+    while flock(fd, LOCK_EX | LOCK_NB) != 0 { try await Task.sleep(for: .milliseconds(20)) }
+    defer { _ = flock(fd, LOCK_UN) }
+    try await function()
+  }
+}
+
+extension Trait where Self == ExclusiveUse {
+  /// See ``ExclusiveUse``.
+  public static func exclusive(_ resource: String) -> Self { Self(resource: resource) }
+}

@@ -3,7 +3,9 @@ import TestExecution
 import Testing
 
 /// `rm` and `trash`: the freedesktop Trash, shared both ways with trash-cli.
-@Suite(.offThePool) struct TrashCommandTests {
+/// Every trash of every mount is listed and emptied here, /dev/shm's too: one at a time with the
+/// LocalProvider test that puts an item there.
+@Suite(.offThePool, .exclusive("topdir-trash")) struct TrashCommandTests {
   /// The original paths `trash-list` shows (its lines are "DATE TIME PATH").
   static func trashCLIPaths(_ s: Sandbox, sourceLocation: SourceLocation = #_sourceLocation) throws -> [String] {
     let r = try s.tool("trash-list", package: "trash-cli", sourceLocation: sourceLocation)

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import ProviderAPI
+import TestExecution
 import Testing
 
 @testable import LocalProvider
@@ -389,7 +390,7 @@ import Testing
     #expect(throws: ProviderError.self) { try box.trash.trash(.root) }
   }
 
-  @Test func itemsOnAnotherFilesystemGoToItsTopFolderTrash() throws {
+  @Test(.exclusive("topdir-trash")) func itemsOnAnotherFilesystemGoToItsTopFolderTrash() throws {
     let shm = ItemPath("/dev/shm")
     let box = try TrashSandbox(mounts: [shm])
     defer { box.remove() }
@@ -400,11 +401,8 @@ import Testing
       print("no separate writable /dev/shm here; top-folder trash test not run")
       return
     }
-    // /dev/shm is shared by every process here: serialise with other runs of this test (another
-    // developer's `swift test`), which would otherwise create or remove /dev/shm/.Trash under us.
-    let lock = open("/tmp/folio-trash-topdir-test.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o666)
-    if lock >= 0 { _ = flock(lock, LOCK_EX) }
-    defer { if lock >= 0 { close(lock) } }
+    // /dev/shm is shared by every process here: `.exclusive("topdir-trash")` serialises this test
+    // with other runs of it and with the command-line trash tests, which list and empty it.
     let sharedTrash = PosixPath.child(shm, ".Trash")
     let userTrash = PosixPath.child(shm, ".Trash-\(getuid())")
     let userTrashExisted = TestFS.exists(userTrash)
