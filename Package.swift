@@ -87,6 +87,13 @@ let package = Package(
         .product(name: "Crypto", package: "swift-crypto"),
       ],
       swiftSettings: strict),
+    // SFTP v3 over the user's own `ssh -s sftp` subprocess: protocol, pipelined transfers, askpass relay.
+    // Foundation and Glibc only (docs/DECISIONS.md: why the user's ssh and not an SSH library).
+    .target(name: "SFTPClient", swiftSettings: strict),
+    // A private sshd on a loopback port for the tests of SFTPClient, SFTPProvider and `folio`.
+    .target(name: "SSHTestSupport", dependencies: ["SFTPClient"], swiftSettings: strict),
+    // An SFTP location as a path-keyed provider (no feed, no trash): ProviderAPI and SFTPClient only.
+    .target(name: "SFTPProvider", dependencies: ["ProviderAPI", "SFTPClient"], swiftSettings: strict),
     // config.toml: openers, custom actions, domains, cache budget, theme.
     .target(name: "FolioConfig", dependencies: ["ProviderAPI", "TOMLKit"], swiftSettings: strict),
     // ncursesw, wide API (see Sources/CNCursesW/shim.h). Only TerminalBackend imports it.
@@ -96,7 +103,7 @@ let package = Package(
       name: "BrowserUI", dependencies: ["ProviderAPI", "CFolioSystem", "TOMLKit"],
       swiftSettings: strict),
     // Presents a Screen with ncursesw and reads keys: the only ncurses user.
-    .target(name: "TerminalBackend", dependencies: ["BrowserUI", "CNCursesW"], swiftSettings: strict),
+    .target(name: "TerminalBackend", dependencies: ["BrowserUI", "CNCursesW", "ProviderAPI"], swiftSettings: strict),
     // The main loop: terminal input -> Action -> reduce -> Effect -> core -> events -> Action.
     .target(
       name: "BrowserApp",
@@ -107,7 +114,7 @@ let package = Package(
       name: "FolioCommandLine",
       dependencies: [
         "ProviderAPI", "WorkingSetIndex", "LocalProvider", "ProviderCore", "FolioConfig",
-        "BrowserUI", "BrowserApp", "TerminalBackend", "FolioServer", "FolioServerProvider",
+        "BrowserUI", "BrowserApp", "TerminalBackend", "FolioServer", "FolioServerProvider", "SFTPClient", "SFTPProvider",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strict),
@@ -152,6 +159,19 @@ let package = Package(
       name: "ProviderCoreTests",
       dependencies: ["ProviderCore", "ProviderAPI", "WorkingSetIndex", "TestSupport", "LocalProvider"],
       swiftSettings: strict),
+    // SFTPClient against a private sshd on a loopback port (needs openssh-server: .ci/run installs it).
+    .testTarget(
+      name: "SFTPClientTests",
+      dependencies: ["SFTPClient", "SSHTestSupport", "TestExecution", .product(name: "Crypto", package: "swift-crypto")],
+      swiftSettings: strict),
+    // SFTPProvider against a private sshd on a loopback port (needs openssh-server, like SFTPClientTests).
+    .testTarget(
+      name: "SFTPProviderTests",
+      dependencies: [
+        "SFTPProvider", "SFTPClient", "SSHTestSupport", "ProviderAPI", "TestExecution",
+        .product(name: "Crypto", package: "swift-crypto"),
+      ],
+      swiftSettings: strict),
     .testTarget(name: "FolioProtocolTests", dependencies: ["FolioProtocol"], swiftSettings: strict),
     // The real `folio serve` on loopback (TestSupport.ServerProcess): build the folio product first.
     .testTarget(
@@ -164,7 +184,8 @@ let package = Package(
       swiftSettings: strict),
     .testTarget(name: "FolioConfigTests", dependencies: ["FolioConfig", "ProviderAPI"], swiftSettings: strict),
     .testTarget(
-      name: "FolioEndToEndTests", dependencies: ["TestExecution", "ProviderAPI", "TestSupport", "WorkingSetIndex"],
+      name: "FolioEndToEndTests",
+      dependencies: ["TestExecution", "ProviderAPI", "TestSupport", "WorkingSetIndex", "SFTPClient", "SSHTestSupport"],
       swiftSettings: strict),
     // FolioServerProvider against a real `folio serve` on loopback (needs the folio binary built).
     .testTarget(

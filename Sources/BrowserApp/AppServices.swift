@@ -39,7 +39,7 @@ extension AppServices {
       LocationEntry(
         domain: d.identifier, name: d.displayName,
         root: FolderLocation(domain: d.identifier, identifier: .root, path: d.localRoot ?? .root, name: d.displayName),
-        isRemote: !d.isLocal)
+        isRemote: d.isSynced, hasTrash: d.traits.hasTrash)
     }
   }
 

@@ -18,13 +18,16 @@ extension BrowserApp {
         case .progress(_, let p): self.send(.loadProgress(ticket: ui, p))
         case .page(_, let offset, let items, let total, let complete):
           let domain = self.domainOfTicket[ui] ?? .local
-          let remote = services.registry.domain(domain).map { !$0.isLocal } ?? false
+          let remote = services.registry.domain(domain).map { $0.isSynced } ?? false
           let annotated = await Task.detached { () -> [Item] in
             let known = services.items.annotate(items, domain: domain)
             guard remote, let engine = services.sync else { return known }
+            // The server answered: uploads held because it could not be reached go now.
+            await engine.queue.serverAnswered(domain)
             return RemoteAnnotation.annotate(known, domain: domain, engine: engine)
           }.value
           self.send(.pageLoaded(ticket: ui, offset: offset, items: annotated, total: total, isComplete: complete))
+          if !remote { self.resolveLinks(in: annotated) }
         case .restarted: self.send(.loadRestarted(ticket: ui))
         case .containerChanged: self.send(.folderChanged(ticket: ui))
         case .failed(_, let error): self.send(.loadFailed(ticket: ui, error))
@@ -50,6 +53,10 @@ extension BrowserApp {
         case .folder(let f):
           if let id = f.identifier {
             container = id
+            // A local folder's identifier is an inode: the provider finds it from its path, which
+            // it may not have seen in this run (a favorite or a Recents folder after a restart;
+            // history after a huge listing flushed its table). One lstat with the path as hint.
+            if domain.traits.needsPathHint { _ = try await domain.provider.item(for: id, pathHint: f.path) }
           } else {
             container = try await domain.provider.item(at: f.path).identifier
             // The state names its folders by identifier where it can (uploads go into one).
@@ -72,6 +79,7 @@ extension BrowserApp {
         }
         self.serviceTickets[ticket] = t
         self.uiTickets[t] = ticket
+        self.showInPoller(domain.identifier, container)
         await self.enumerations.open(request, on: domain.provider, slot: "browse", watch: true, prefetched: page, ticket: t)
       } catch {
         self.send(.loadFailed(ticket: ticket, error))
@@ -79,37 +87,50 @@ extension BrowserApp {
     }
   }
 
-  /// Opens a file: suspends the terminal, runs the opener with an argv, resumes, records the use.
-  /// A remote file is downloaded first and its copy opened (`openRemote`).
-  func openItem(
-    _ item: Item, domain domainID: DomainIdentifier, argv given: [[UInt8]]? = nil, linkFollowed: Bool = false
-  ) {
+  /// Opens a file: suspends the terminal, runs the opener (or `program`) with an argv, resumes,
+  /// and records the use when the program succeeded. A remote file is downloaded first and its copy
+  /// opened (`openRemote`).
+  ///
+  /// A local item is first checked off the loop (`OpenCheck`): found again by identifier (a rename
+  /// behind Folio's back is followed; a vanished item is offered for removal, never handed to an
+  /// editor that would create it anew), and what a link points to or a special file is looked at —
+  /// a link to a folder is entered, a broken link, a loop of links, a FIFO or a device is refused
+  /// with its reason, and none of them enters Recents.
+  func openItem(_ item: Item, domain domainID: DomainIdentifier, program: String? = nil, checked: Bool = false) {
     guard let domain = services.registry.domain(domainID) else { return }
-    guard domain.isLocal else {
-      openRemote(item, in: domain)
+    guard domain.hasDirectContent else {
+      openRemote(item, in: domain, program: program)
       return
     }
-    // A link to a folder is entered, as ranger, nnn and lf do: opening it gave it to xdg-open.
-    // Where it points is asked off the loop: a link into a dead network mount hangs `stat`.
-    if given == nil, item.symlinkTargetPath != nil, !linkFollowed {
+    guard checked else {
+      let services = self.services
       Task.detached {
-        let isFolder = Self.isFolder(following: item.path)
+        let check = await OpenCheck.run(item, in: domain, services: services.items, withProgram: program != nil)
         await MainActor.run {
-          if isFolder {
+          switch check {
+          case .open(let fresh, let movedFrom):
+            if movedFrom != nil {
+              self.send(
+                .notice(StatusMessage(AppState.followed(item, to: fresh))))
+            }
+            self.openItem(fresh, domain: domainID, program: program, checked: true)
+          case .enterFolder(let link):
             self.send(
               .showFolder(
-                FolderLocation(domain: domainID, identifier: nil, path: item.path, name: item.filename.displayString),
+                FolderLocation(domain: domainID, identifier: nil, path: link.path, name: link.filename.displayString),
                 select: nil))
-          } else {
-            self.openItem(item, domain: domainID, linkFollowed: true)
+          case .gone(let error):
+            self.send(.entryGone(IndexedRow(item: item, domain: domainID, isDeleted: false), error))
+          case .refused(let error):
+            self.send(.operationFailed(error))
           }
         }
       }
       return
     }
     let argv: [[UInt8]]
-    if let given {
-      argv = given
+    if let program {
+      argv = [Array(program.utf8), Array("--".utf8), item.path.bytes]
     } else {
       do throws(ProviderError) { argv = try services.openers.argv(for: item) } catch {
         send(.operationFailed(error))
@@ -125,7 +146,8 @@ extension BrowserApp {
       self.dirty = true
       switch outcome {
       case .success(let o):
-        try? services.items.recordOpen(item, in: domain)
+        // Only what was opened belongs in Recents: a program that failed did not open it.
+        if o.succeeded { try? services.items.recordOpen(item, in: domain) }
         let program = TerminalText.escape(bytes: argv[0])
         self.send(
           .operationSucceeded(
@@ -136,11 +158,27 @@ extension BrowserApp {
     }
   }
 
-  /// Whether the path, its links followed, is a folder (`stat`, not `lstat`).
-  nonisolated static func isFolder(following path: ItemPath) -> Bool {
-    var st = stat()
-    return path.withCString { stat($0, &st) } == 0 && (st.st_mode & S_IFMT) == S_IFDIR
+  /// Finds whether the symbolic links of a page point to folders, for their `/`: on a dispatch
+  /// queue of its own, never on the loop nor on Swift's cooperative pool (two threads here),
+  /// since `stat` through a link into a dead network mount hangs; the page is shown meanwhile.
+  func resolveLinks(in items: [Item]) {
+    let links = items.compactMap { $0.symlinkTargetPath == nil ? nil : ($0.identifier, $0.path) }
+    guard !links.isEmpty else { return }
+    Self.linkQueue.async {
+      var kinds: [ItemIdentifier: LinkTarget] = [:]
+      for (id, path) in links { kinds[id] = Self.linkTarget(following: path) }
+      Task { @MainActor [weak self] in self?.send(.linkTargetsResolved(kinds)) }
+    }
   }
+
+  /// Where a link leads (`stat`, which follows it).
+  nonisolated static func linkTarget(following path: ItemPath) -> LinkTarget {
+    var st = stat()
+    guard path.withCString({ stat($0, &st) }) == 0 else { return errno == ELOOP ? .loop : errno == ENOENT ? .broken : .other }
+    return (st.st_mode & S_IFMT) == S_IFDIR ? .folder : .other
+  }
+
+  nonisolated static let linkQueue = DispatchQueue(label: "folio.link-targets", qos: .userInitiated, attributes: .concurrent)
 
   func observeRecents(tag: String?) {
     recentsTask?.cancel()
@@ -240,10 +278,10 @@ extension BrowserApp {
     case .enumerateFolders(let ticket, let folder):
       enumerateFolders(ticket: ticket, folder: folder)
     case .openWith(let item, let program, let d):
-      if let domain = services.registry.domain(d), !domain.isLocal {
+      if let domain = services.registry.domain(d), domain.isSynced {
         openRemote(item, in: domain, program: program)
       } else {
-        openItem(item, domain: d, argv: [Array(program.utf8), Array("--".utf8), item.path.bytes])
+        openItem(item, domain: d, program: program)
       }
     case .makeFolder(let name, let folder):
       background(retry: (folder.domain, effect)) { s throws(ProviderError) in
@@ -259,30 +297,65 @@ extension BrowserApp {
         return
       }
       guard let action = services.actions.action(named: id.rawValue, in: dom) else { return }
-      if case .user(let config) = action.source, !dom.isLocal {
+      if case .user(let config) = action.source, dom.isSynced {
         runRemoteProgram(action, config, on: items, in: dom)
         return
       }
       let isUser: Bool = { if case .user = action.source { return true } else { return false } }()
-      if isUser { terminal.suspend() }
       let runner = services.actions
+      let itemService = services.items
       Task {
+        var suspended = false
         do throws(ProviderError) {
-          let outcome = try await runner.run(action, on: items, in: dom)
-          if isUser { self.terminal.resume() }
+          // A program is given paths: those of Recents or a tag's list are checked first, so a
+          // file renamed elsewhere is followed and a vanished one is said, not passed on.
+          let current = dom.hasDirectContent ? try await Self.resolved(items, in: dom, itemService) : items
+          if isUser {
+            self.terminal.suspend()
+            suspended = true
+          }
+          let outcome = try await runner.run(action, on: current, in: dom)
+          if suspended { self.terminal.resume() }
           self.dirty = true
           let failed = outcome.map { !$0.succeeded } ?? false
           self.send(.operationSucceeded(message: failed ? "\(TerminalText.escape(action.name)) failed" : "\(TerminalText.escape(action.name)) done", reload: true, select: nil))
         } catch {
-          if isUser { self.terminal.resume() }
+          if suspended { self.terminal.resume() }
           self.send(.operationFailed(error))
         }
       }
-    case .download, .removeDownload, .keepDownloaded, .retryTransfers, .resolveConflict, .checkLocations, .checkUploads:
+    case .download, .removeDownload, .keepDownloaded, .retryTransfers, .resolveConflict, .checkLocations, .checkUploads, .listKnownItems:
       performRemote(effect)
     default:
       break
     }
+  }
+
+  /// Storage without a change feed lists the folder on screen every 15–30 s (`ListingPoller`):
+  /// it is told which folder that is, and the one before is let go.
+  func showInPoller(_ domain: DomainIdentifier, _ folder: ItemIdentifier) {
+    guard let engine = services.sync else { return }
+    if let shown = polledFolder, shown != (domain, folder) {
+      engine.listingPoller(for: shown.domain)?.hide(shown.folder)
+    }
+    polledFolder = (domain, folder)
+    engine.listingPoller(for: domain)?.show(folder)
+  }
+
+  /// The items as they are now (`ItemService.resolve`); a gone one is an error naming it.
+  nonisolated static func resolved(
+    _ items: [Item], in domain: Domain, _ service: ItemService
+  ) async throws(ProviderError) -> [Item] {
+    var out: [Item] = []
+    for item in items {
+      switch try await service.resolve(item, in: domain) {
+      case .current(let i), .moved(let i, _): out.append(i)
+      case .gone:
+        throw ProviderError(
+          .noSuchItem, "“\(item.filename.displayString)” can no longer be found at \(item.path.parent.displayString): it was moved or deleted")
+      }
+    }
+    return out
   }
 
   /// The folders of a folder for Move To…: listed folders first, so listing stops at the first file

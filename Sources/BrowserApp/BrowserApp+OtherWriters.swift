@@ -1,5 +1,6 @@
 import BrowserUI
 import Foundation
+import ProviderCore
 import WorkingSetIndex
 
 /// What other `folio` processes write to the index, as the loop hears it.
@@ -24,6 +25,13 @@ extension BrowserApp {
           seen = now
           guard let self else { return }
           await self.send(.indexChangedElsewhere)
+          // Transfers another process journaled or left throttled: this window's queue runs
+          // them (it is the one that stays), and lists them.
+          if let engine = await self.services.sync {
+            await engine.queue.journalChanged()
+            let remote = await self.services.registry.domains.filter { $0.isSynced }.map(\.identifier)
+            await self.readJournal(remote, engine: engine)
+          }
         }
       })
   }

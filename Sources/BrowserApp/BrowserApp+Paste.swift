@@ -23,18 +23,23 @@ extension BrowserApp {
       await MainActor.run {
         switch outcome {
         case .done(let tally):
-          self.report(tally)
+          self.report(tally, into: target)
         case .signIn(let domain, let error, let remaining, let tally):
           // What was done is in the folder; the rest runs again once signed in.
-          if tally.entries > 0 { self.report(tally) }
+          if tally.entries > 0 { self.report(tally, into: target) }
           self.send(Self.failure(error, domain: domain, retry: .paste(remaining, from: sourceID, into: folder)))
         }
       }
     }
   }
 
-  /// The folder reloads, and the status line says what was done, or the first failure.
-  private func report(_ tally: PasteJob.Tally) {
+  /// The folder reloads, and the status line says what was done, or the first failure. A paste
+  /// that found its server unreachable says so in the sidebar first, so the reload's own "cannot
+  /// reach" does not replace what the paste said (AppState.mayAnnounce).
+  private func report(_ tally: PasteJob.Tally, into target: Domain) {
+    if let unreachable = tally.unreachable, let status = LocationStatus.implied(by: unreachable) {
+      send(.locationStatus(target.identifier, status))
+    }
     if let failure = tally.failureText {
       let done = tally.entries > tally.failures.count ? tally.summary + ". " : ""
       send(.operationSucceeded(message: nil, reload: true, select: nil))

@@ -24,6 +24,10 @@ extension BrowserApp {
     let key = ItemKey(domain.identifier, item.identifier)
     let retry: Effect = program.map { .openWith(item, program: $0, domain.identifier) } ?? .open(item, domain.identifier)
     send(.opening(Opening(key: key, name: item.filename.displayString)))
+    if let reason = Self.readOnlyReason(item) {
+      // Said before the opener starts, not discovered when the upload fails.
+      send(.notice(StatusMessage("Opening \(item.filename.displayString) read-only: it is \(reason)")))
+    }
     Task.detached {
       let result: Result<URL, ProviderError>
       do throws(ProviderError) {
@@ -72,16 +76,24 @@ extension BrowserApp {
       Task.detached { _ = try? await engine.noticeEdits(item, in: domain) }
       return
     }
+    // A file the server will not take edits of (locked by someone else): the opener gets the
+    // copy read-only, so the editor itself says so before anyone types, and the status line says
+    // why once it returns. Edits forced through anyway are kept and queued; their upload fails
+    // with the lock's own advice.
+    let readOnly = Self.readOnlyReason(item)
+    let mode = readOnly.flatMap { _ in Self.makeReadOnly(url) }
     terminal.suspend()
     let services = self.services
     Task {
       let outcome: Result<ProgramRunner.Outcome, ProviderError>
       do throws(ProviderError) { outcome = .success(try await ProgramRunner.run(argv)) } catch { outcome = .failure(error) }
+      if let mode { _ = chmod(url.path, mode) }
       self.terminal.resume()
       self.dirty = true
       self.send(.opening(nil))
-      // Started is enough to count as used: the person asked for the item.
-      try? services.items.recordOpen(item, in: domain)
+      // Only what was opened belongs in Recents: a program that failed did not open it. Its
+      // edits, if any, are kept all the same.
+      if case .success(let o) = outcome, o.succeeded { try? services.items.recordOpen(item, in: domain) }
       self.noticeEdits([item], in: domain, engine: engine)
       switch outcome {
       case .success(let o):
@@ -90,9 +102,29 @@ extension BrowserApp {
           .operationSucceeded(
             message: o.succeeded ? nil : "\(program) exited with status \(o.exitStatus.map(String.init) ?? "?")", reload: false,
             select: nil))
+        if o.succeeded, let readOnly {
+          self.send(.notice(StatusMessage("\(item.filename.displayString) is \(readOnly): it was opened read-only")))
+        }
       case .failure(let e): self.send(.operationFailed(e))
       }
     }
+  }
+
+  /// Why the server will not take edits of `item`, when it will not: "locked by ben" (the
+  /// provider's `lockedBy`), else "read-only on the server". Nil for a writable item.
+  nonisolated static func readOnlyReason(_ item: Item) -> String? {
+    guard !item.capabilities.contains(.writing) else { return nil }
+    if case .string(let who)? = item.userInfo["lockedBy"] { return "locked by " + TerminalText.escape(who) }
+    return "read-only on the server"
+  }
+
+  /// Takes the write permission away from a cached copy; returns the mode to put back.
+  nonisolated static func makeReadOnly(_ url: URL) -> mode_t? {
+    var info = stat()
+    guard stat(url.path, &info) == 0 else { return nil }
+    let mode = info.st_mode & 0o7777
+    guard chmod(url.path, mode & ~0o222) == 0 else { return nil }
+    return mode
   }
 
   /// After a program had the copies: edits are staged and their uploads journaled (the queue
@@ -217,17 +249,26 @@ extension BrowserApp {
             .noSuchItem,
             "the conflict copy of \(item.filename.displayString) is not in this folder: resolve it from the copy (its name says “conflict”)")
         }
-        if try await s.remote.resolveConflict(d, copyID, choice) != nil {
-          try? s.index.removeConflict(domain: d, copy: copyID)
-        } else {
-          let conflict = SyncConflict(domain: d, original: original, copy: copyID, reason: .staleBase, detected: Date())
-          try await engine.resolve(conflict, choice.engineChoice)
-        }
-        let kept = ["keepMine": "your version", "keepTheirs": "the server's version", "keepBoth": "both versions"]
-        return .operationSucceeded(message: "Kept \(kept[choice.rawValue] ?? "it")", reload: true, select: nil)
+        // One path with `folio resolve`: the engine (which lets a server that settles conflicts
+        // itself do it).
+        let conflict =
+          recorded ?? SyncConflict(domain: d, original: original, copy: copyID, reason: .staleBase, detected: Date())
+        try await engine.resolve(conflict, choice)
+        let kept: [ConflictChoice: String] = [.keepMine: "your version", .keepTheirs: "the server's version", .keepBoth: "both versions"]
+        return .operationSucceeded(message: "Kept \(kept[choice] ?? "it")", reload: true, select: nil)
       }
     case .checkLocations(let domains):
       checkLocations(domains)
+    case .listKnownItems(let ticket, let folder, let sort, let hidden):
+      // Off the loop: the index, then what the content store says of each file.
+      let services = self.services
+      Task.detached {
+        guard let domain = services.registry.domain(folder.domain) else { return }
+        var items = (try? services.items.knownChildren(
+          of: folder.identifier, at: folder.path, in: domain, sort: sort, includeHidden: hidden)) ?? []
+        if let engine = services.sync { items = RemoteAnnotation.annotate(items, domain: folder.domain, engine: engine) }
+        await MainActor.run { self.send(.knownItemsListed(ticket: ticket, items: items)) }
+      }
     case .checkUploads(let d, let ids):
       // Off the loop; a journal that cannot be read says nothing is gone.
       let index = services.index
@@ -245,7 +286,7 @@ extension BrowserApp {
 
   nonisolated static func engine(_ s: AppServices, _ d: DomainIdentifier) throws(ProviderError) -> (SyncEngine, Domain) {
     let domain = try s.registry.require(d)
-    guard let engine = s.sync, !domain.isLocal else {
+    guard let engine = s.sync, domain.isSynced else {
       throw ProviderError(.featureUnsupported, "\(domain.displayName) is on this computer: its files are always here")
     }
     return (engine, domain)
@@ -256,12 +297,3 @@ extension BrowserApp {
   }
 }
 
-extension ConflictResolution {
-  var engineChoice: ConflictChoice {
-    switch self {
-    case .keepMine: return .keepMine
-    case .keepTheirs: return .keepTheirs
-    case .keepBoth: return .keepBoth
-    }
-  }
-}

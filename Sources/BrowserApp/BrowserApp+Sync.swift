@@ -13,7 +13,7 @@ extension BrowserApp {
 
   /// Starts listening to the sync engine and checking the remote locations.
   func startSync() {
-    let remote = services.registry.domains.filter { !$0.isLocal }.map(\.identifier)
+    let remote = services.registry.domains.filter { $0.isSynced }.map(\.identifier)
     guard !remote.isEmpty else { return }
     if let engine = services.sync {
       let stream = engine.events.stream()
@@ -26,16 +26,7 @@ extension BrowserApp {
         })
       // What the journal still holds from before (a quit with uploads pending, a crash): shown
       // at once, before the queue says anything.
-      Task.detached {
-        for d in remote {
-          let pending = RemoteAnnotation.transfers(of: d, engine: engine)
-          let count = pending.filter { $0.1.phase != .failed }.count
-          await MainActor.run {
-            self.send(.transfersRestored(Dictionary(pending, uniquingKeysWith: { _, last in last })))
-            self.send(.locationSyncing(d, count))
-          }
-        }
-      }
+      readJournal(remote, engine: engine)
     }
     syncTasks.append(
       Task { [weak self] in
@@ -45,6 +36,22 @@ extension BrowserApp {
           self.checkLocations(remote)
         }
       })
+  }
+
+  /// The journal's transfers of the remote locations, into the transfer map and the sidebar's
+  /// counts, off the loop: at launch (what a quit or a crash left), and when another process wrote
+  /// the index (a `folio put` in another terminal queues files this window then lists).
+  func readJournal(_ remote: [DomainIdentifier], engine: SyncEngine) {
+    Task.detached {
+      for d in remote {
+        let pending = RemoteAnnotation.transfers(of: d, engine: engine)
+        let count = SyncEngine.syncingCount(d, index: engine.index)
+        await MainActor.run {
+          self.send(.transfersRestored(Dictionary(pending, uniquingKeysWith: { _, last in last })))
+          self.send(.locationSyncing(d, count))
+        }
+      }
+    }
   }
 
   /// One sync event → the actions it means for the UI.
@@ -80,6 +87,8 @@ extension BrowserApp {
       send(.remoteItemsChanged(d))
     case .syncFailed(let d, let error):
       if let status = LocationStatus.implied(by: error) { send(.locationStatus(d, status)) }
+    case .syncResumed(let d):
+      send(.locationReachable(d))
     }
   }
 
@@ -124,7 +133,7 @@ extension BrowserApp {
   func checkLocations(_ domains: [DomainIdentifier]) {
     let services = self.services
     for id in domains {
-      guard let domain = services.registry.domain(id), !domain.isLocal else { continue }
+      guard let domain = services.registry.domain(id), domain.isSynced else { continue }
       Task.detached {
         guard let status = await services.remote.status(id) else { return }
         let actions = services.customActionEntries().filter { $0.domain == id }
@@ -147,7 +156,7 @@ extension BrowserApp {
       do throws(ProviderError) {
         try await domain.provider.authenticate(Credentials(user: user, secret: secret))
         actions.append(.authenticated(domainID))
-        if remember, !domain.isLocal {
+        if remember, domain.isSynced {
           do throws(ProviderError) {
             if let note = try services.remote.saveSecret(domainID, user, secret) {
               actions.append(.notice(StatusMessage(note)))

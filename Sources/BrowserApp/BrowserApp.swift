@@ -17,6 +17,8 @@ public final class BrowserApp {
   let enumerations = EnumerationService(prefetchPages: 1)
   /// UI ticket → the service's ticket, and back.
   var serviceTickets: [UInt64: EnumerationTicket] = [:]
+  /// The folder on screen as its listing poller knows it (storage without a change feed).
+  var polledFolder: (domain: DomainIdentifier, folder: ItemIdentifier)?
   var uiTickets: [EnumerationTicket: UInt64] = [:]
   /// The domain of each UI ticket whose enumeration is open (cleared when it is closed).
   var domainOfTicket: [UInt64: DomainIdentifier] = [:]
@@ -181,15 +183,18 @@ public final class BrowserApp {
       observeSidebar()
     case .authenticate(let domainID, let user, let secret, let remember):
       authenticate(domainID, user: user, secret: secret, remember: remember)
-    case .openFavorite(let row):
+    case .openEntry(let row):
+      resolveEntry(row)
+    case .checkEntries(let rows):
+      checkEntries(rows)
+    case .listFolderNow(let f):
+      if let id = f.identifier { services.sync?.listingPoller(for: f.domain)?.refresh(id) }
+    case .forgetEntry(let row):
       guard let domain = services.registry.domain(row.domain) else { return }
-      Task {
-        do throws(ProviderError) {
-          let item = try await services.items.item(at: row.item.path, in: domain)
-          self.openItem(item, domain: row.domain)
-        } catch {
-          self.send(.operationFailed(error))
-        }
+      background { services throws(ProviderError) in
+        try services.items.forget(row.item, in: domain)
+        return .operationSucceeded(
+          message: "Removed “\(row.item.filename.displayString)”: it no longer exists", reload: false, select: nil)
       }
     default:
       performOperation(effect)

@@ -18,6 +18,12 @@ import ProviderCore
 ///
 /// Each item's failure is recorded and the others go on; `notAuthenticated` stops the paste so the
 /// sign-in prompt can run the rest again.
+///
+/// A server location that cannot be reached still takes files, as `folio put` does: the folder is
+/// the one this computer last saw (`ItemService.itemAllowingOffline`, or the folder on screen), a
+/// name is not checked against the server (the queue picks "name 2" if it is taken when it
+/// sends), and the uploads wait in the journal until the server is back. Only folders, which
+/// nothing journals, fail.
 struct PasteJob: Sendable {
   static let maxDepth = 16
   static let maxEntries = 1000
@@ -43,6 +49,9 @@ struct PasteJob: Sendable {
     /// Names (display-safe) and what went wrong.
     var failures: [(name: String, error: ProviderError)] = []
     var entries = 0
+    /// Why the destination could not be reached, if it could not: the uploads wait for it.
+    var unreachable: ProviderError?
+    var offline: Bool { unreachable != nil }
   }
 
   enum Outcome: Sendable {
@@ -55,7 +64,9 @@ struct PasteJob: Sendable {
     var tally = Tally()
     let parent: Item
     do throws(Failure) {
-      parent = try await on(target) { () async throws(ProviderError) -> Item in try await target.provider.item(at: folder.path) }
+      (parent, tally.unreachable) = try await on(target) { () async throws(ProviderError) -> (Item, ProviderError?) in
+        try await destination(folder)
+      }
     } catch {
       if error.error.code == .notAuthenticated { return .signIn(error.domain, error.error, remaining: items, tally) }
       tally.failures.append((folder.name, error.error))
@@ -92,6 +103,12 @@ struct PasteJob: Sendable {
       try await transfer(item, into: parent, tally: &tally)
       return
     }
+    if tally.offline {
+      throw Failure(
+        domain: target.identifier,
+        error: ProviderError(
+          .serverUnreachable, "\(target.displayName) cannot be reached: files are queued, but a folder is made only on the server"))
+    }
     let name = try await freeName(item.filename, in: parent)
     let made = try await on(target) { () async throws(ProviderError) -> Item in
       try await services.items.makeFolder(named: name, in: parent, in: target)
@@ -112,15 +129,37 @@ struct PasteJob: Sendable {
     }
   }
 
+  /// The folder pasted into, and why it is only as this computer last saw it, if it is (its
+  /// server cannot be reached: uploads into it are journaled all the same).
+  private func destination(_ folder: FolderLocation) async throws(ProviderError) -> (Item, ProviderError?) {
+    do throws(ProviderError) {
+      return (try await target.provider.item(at: folder.path), nil)
+    } catch where error.code == .serverUnreachable && target.isSynced {
+      let unreachable = error
+      do throws(ProviderError) {
+        return (try await services.items.itemAllowingOffline(at: folder.path, in: target), unreachable)
+      } catch where error.code == .serverUnreachable {
+        // Not in the index (browsed, never used): the folder on screen names itself. Only its
+        // identifier matters to an upload.
+        guard let id = folder.identifier else { throw error }
+        return (
+          Item(
+            identifier: id, parentIdentifier: id, filename: ItemName(folder.name), path: folder.path, contentType: .folder),
+          unreachable
+        )
+      }
+    }
+  }
+
   /// A file across locations: read here (downloaded first when remote), then uploaded or written.
   private func transfer(_ item: Item, into parent: Item, tally: inout Tally) async throws(Failure) {
-    guard item.path.isValidUTF8, parent.path.isValidUTF8 || !target.isLocal else {
+    guard item.path.isValidUTF8, parent.path.isValidUTF8 || target.isSynced else {
       throw Failure(
         domain: source.identifier,
         error: ProviderError(.featureUnsupported, "names that are not UTF-8 are only copied within one location"))
     }
     let content: URL
-    if source.isLocal {
+    if source.hasDirectContent {
       content = URL(fileURLWithPath: item.path.lossyString)
     } else {
       guard let engine = services.sync else {
@@ -128,8 +167,9 @@ struct PasteJob: Sendable {
       }
       content = try await on(source) { () async throws(ProviderError) -> URL in try await engine.materialize(item, in: source) }
     }
-    let name = try await freeName(item.filename, in: parent)
-    if target.isLocal {
+    // Offline, no name can be checked (each try would wait for the server): the queue does it.
+    let name = tally.offline ? item.filename : try await freeName(item.filename, in: parent)
+    if target.hasDirectContent {
       let destination = URL(fileURLWithPath: parent.path.appending(name).lossyString)
       try await on(target) { () async throws(ProviderError) in try await ContentStore.export(content, to: destination) }
       tally.written += 1
@@ -153,6 +193,8 @@ struct PasteJob: Sendable {
         _ = try await target.provider.item(at: parent.path.appending(candidate))
       } catch {
         if error.code == .noSuchItem { return candidate }
+        // Offline: the queue finds a free name when it sends (a collision becomes "name 2").
+        if error.code == .serverUnreachable && target.isSynced { return candidate }
         throw Failure(domain: target.identifier, error: error)
       }
     }
@@ -205,7 +247,9 @@ extension PasteJob.Tally {
     func count(_ n: Int, _ one: String, _ many: String) -> String { "\(n) \(n == 1 ? one : many)" }
     if copied > 0 { parts.append("copied \(count(copied, "item", "items"))") }
     if written > 0 { parts.append("copied \(count(written, "file", "files")) here") }
-    if uploads > 0 { parts.append("queued \(count(uploads, "upload", "uploads"))") }
+    if uploads > 0 {
+      parts.append("queued \(count(uploads, "upload", "uploads"))" + (offline ? " (the server cannot be reached: they go when it is back)" : ""))
+    }
     if folders > 0 { parts.append("made \(count(folders, "folder", "folders"))") }
     if skipped > 0 { parts.append("left \(skipped) out (at most \(PasteJob.maxEntries) entries per paste)") }
     guard let first = parts.first else { return "Nothing pasted" }

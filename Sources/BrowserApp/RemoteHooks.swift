@@ -10,24 +10,16 @@ public struct RemoteHooks: Sendable {
   /// Keeps a secret a person typed in the sign-in prompt and the server accepted, for the next
   /// start. Returns what to tell them (nil: nothing to add).
   public var saveSecret: @Sendable (DomainIdentifier, _ user: String, _ secret: String) throws(ProviderError) -> String?
-  /// Resolves a conflict on a server that settles conflicts itself (FolioServer's
-  /// `POST /v1/conflicts/{copy}/resolve`); nil when the domain's storage does not, and the sync
-  /// engine resolves it with the plain operations.
-  public var resolveConflict:
-    @Sendable (DomainIdentifier, _ copy: ItemIdentifier, ConflictResolution) async throws(ProviderError) -> Item?
 
   public init(
     status: @escaping @Sendable (DomainIdentifier) async -> LocationStatus?,
-    saveSecret: @escaping @Sendable (DomainIdentifier, String, String) throws(ProviderError) -> String?,
-    resolveConflict: @escaping @Sendable (DomainIdentifier, ItemIdentifier, ConflictResolution) async throws(ProviderError)
-      -> Item?
+    saveSecret: @escaping @Sendable (DomainIdentifier, String, String) throws(ProviderError) -> String?
   ) {
     self.status = status
     self.saveSecret = saveSecret
-    self.resolveConflict = resolveConflict
   }
 
   /// No remote locations, or nothing known about them (tests, local-only use).
   public static let none = RemoteHooks(
-    status: { _ in nil }, saveSecret: { _, _, _ in nil }, resolveConflict: { _, _, _ in nil })
+    status: { _ in nil }, saveSecret: { _, _, _ in nil })
 }

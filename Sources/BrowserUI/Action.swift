@@ -19,6 +19,15 @@ public enum Action: Sendable {
   /// effect that asked for it: a prompt closes (or shows the error) only for its own operation.
   case operationSucceeded(message: String?, reload: Bool, select: ItemIdentifier?, from: Effect? = nil)
   case operationFailed(ProviderError, from: Effect? = nil)
+  /// An entry of the working set was resolved to its item (`Effect.openEntry`): where it is now,
+  /// which differs from the entry's path when it was moved behind Folio's back (the index has
+  /// followed it).
+  case entryFound(IndexedRow, Item)
+  /// An entry's item cannot be found: the person is told and offered to remove the entry.
+  case entryGone(IndexedRow, ProviderError)
+  /// Entries were checked (`Effect.checkEntries`): how many were followed to where they are now,
+  /// and which can no longer be found.
+  case entriesChecked(followed: Int, missing: [ItemKey])
   /// Opening a folder from elsewhere (a favorite): show it.
   case showFolder(FolderLocation, select: ItemIdentifier?)
   /// A provider said notAuthenticated: ask for credentials, then run `retry`.
@@ -44,6 +53,11 @@ public enum Action: Sendable {
   case locationThrottled(DomainIdentifier, ProviderError)
   /// It was resolved: they run again.
   case locationResumed(DomainIdentifier)
+  /// The location answers again after failing (its changes could be read): ask how it is, and
+  /// read a folder that could not be listed again.
+  case locationReachable(DomainIdentifier)
+  /// What this computer knows of a folder whose server cannot be reached (the index's items).
+  case knownItemsListed(ticket: UInt64, items: [Item])
   /// Remote changes reached the index: the visible folder of that location reloads.
   case remoteItemsChanged(DomainIdentifier)
   /// A domain's declared custom actions and decorations (a server sends them when it signs in).
@@ -55,6 +69,8 @@ public enum Action: Sendable {
   /// The folder of this enumeration, reached by its path, has this identifier (its new files'
   /// uploads name their folder by identifier).
   case folderResolved(ticket: UInt64, ItemIdentifier)
+  /// What listed symbolic links lead to (see `AppState.linkTargets`).
+  case linkTargetsResolved([ItemIdentifier: LinkTarget])
   /// These transfers of a location are no longer in the journal (finished or dropped elsewhere).
   case uploadsGone(DomainIdentifier, transferIDs: [Int64])
 }

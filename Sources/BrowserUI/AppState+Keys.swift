@@ -3,6 +3,8 @@ import ProviderAPI
 extension AppState {
   mutating func handleKey(_ key: KeyEvent) -> [Effect] {
     if case .resize(let w, let h) = key { return reduce(.resized(width: w, height: h)) }
+    // Ctrl-C quits from anywhere, a prompt or a menu included, whatever `[keys]` says.
+    if key == KeyMap.alwaysQuits { return perform(.quit) }
     if overlay != nil { return handleOverlayKey(key) }
     if tab == .browse, browse.filter != nil, let effects = handleFilterKey(key) { return effects }
     if sidebar.focused { return handleSidebarKey(key) }
@@ -35,8 +37,26 @@ extension AppState {
         return []
       }
     }
+    if let id = keyMap.action(for: key) { return runBoundAction(id) }
     guard let command = keyMap.command(for: key) else { return menuShortcut(key) }
     return perform(command)
+  }
+
+  /// A custom action bound to a key in `[keys]`: it runs on the selection when the menu would
+  /// offer it there, else the status line says why not.
+  mutating func runBoundAction(_ id: ActionIdentifier) -> [Effect] {
+    let items = selection
+    let domain = currentDomain
+    guard let action = customActions.first(where: { $0.identifier == id && ($0.domain == nil || $0.domain == domain) })
+    else {
+      message = StatusMessage("No custom action \"\(TerminalText.escape(id.rawValue))\" here (see [[action]] in config.toml)", isError: true)
+      return []
+    }
+    guard !items.isEmpty, action.rule.matches(ActivationContext(selection: items)) else {
+      message = StatusMessage("\(TerminalText.escape(action.name)) does not apply to the selection", isError: true)
+      return []
+    }
+    return menuCommand(.custom(id), items: items, domain: domain)
   }
 
   /// Keys the context menu shows beside its entries and the key map does not bind (o Open With…,
@@ -129,13 +149,16 @@ extension AppState {
       return menuCommand(.favorite(!item.isFavorite))
     case .delete:
       if case .trash = browse.location, tab == .browse { return menuCommand(.deleteNow) }
-      return menuCommand(.delete)
+      return menuCommand(hasTrash(currentDomain) ? .delete : .deleteNow)
     case .info: return menuCommand(.info)
     case .newFolder: return menuCommand(.newFolder)
     case .copy: return menuCommand(.copy)
     case .paste: return menuCommand(.paste)
     case .refresh:
-      return tab == .browse ? reload(keeping: currentItem?.identifier) + [.refreshSidebar] : [.loadRecents(tag: recents.tagFilter)]
+      guard tab == .browse else { return [.loadRecents(tag: recents.tagFilter), .checkEntries(recentsRows)] }
+      var effects = reload(keeping: currentItem?.identifier) + [.refreshSidebar]
+      if case .folder(let f) = browse.location, f.identifier != nil { effects.append(.listFolderNow(f)) }
+      return effects
     }
   }
 
@@ -150,6 +173,8 @@ extension AppState {
       message = StatusMessage("Restore it first (m, then Restore)")
       return []
     }
+    // Recents, a tag's list and search results come from the index: resolved before opening.
+    if tab == .recents, let row = recentsRows[safe: recents.cursor] { return openEntry(row) }
     if item.isFolder {
       tab = .browse
       return go(
@@ -282,13 +307,7 @@ extension AppState {
       switch entry {
       case .heading: return []
       case .location(let l): return go(to: .folder(l.root), pushBack: true)
-      case .favorite(let row):
-        if row.item.isFolder {
-          return go(
-            to: .folder(FolderLocation(domain: row.domain, identifier: row.item.identifier, path: row.item.path, name: row.item.filename.displayString)),
-            pushBack: true)
-        }
-        return [.openFavorite(row)]
+      case .favorite(let row): return openEntry(row)
       case .tag(let name, _):
         tab = .recents
         recents.tagFilter = name

@@ -41,7 +41,8 @@ extension AppState {
     let allFavorite = items.allSatisfy(\.isFavorite)
     entries.append(MenuEntry(allFavorite ? "Unfavorite" : "Favorite", key: "f", .favorite(!allFavorite)))
     if tab == .browse, case .folder = browse.location { entries.append(MenuEntry("New Folder…", key: "n", .newFolder)) }
-    entries.append(MenuEntry("Delete", key: "d", .delete))
+    // Where there is no trash (an SSH host), deleting is for good: said, and asked first.
+    entries.append(hasTrash(domain) ? MenuEntry("Delete", key: "d", .delete) : MenuEntry("Delete Now…", key: "d", .deleteNow))
     let context = ActivationContext(selection: items)
     for a in customActions where (a.domain == nil || a.domain == domain) && a.rule.matches(context) {
       entries.append(MenuEntry(TerminalText.escape(a.name), .custom(a.identifier)))
@@ -172,7 +173,7 @@ extension AppState {
       }
     case .confirm(let c):
       switch key {
-      case .enter, .character("y"), .character("Y"):
+      case .enter where c.enterConfirms, .character("y"), .character("Y"):
         overlay = nil
         browse.marked = []
         return [c.effect]
@@ -280,5 +281,12 @@ extension AppState {
       if text.isEmpty { recents.searchResults = nil }
       return text.isEmpty ? [] : [.search(text)]
     }
+  }
+}
+
+extension AppState {
+  /// Whether a location keeps what is deleted (`LocationEntry.hasTrash`; unknown ones do).
+  func hasTrash(_ domain: DomainIdentifier) -> Bool {
+    sidebar.locations.first { $0.domain == domain }?.hasTrash ?? true
   }
 }

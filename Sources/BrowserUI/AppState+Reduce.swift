@@ -19,6 +19,9 @@ extension AppState {
       height = h
       clampCursors()
       return requestVisiblePages()
+    case .linkTargetsResolved(let kinds):
+      linkTargets.merge(kinds) { $1 }
+      return []
     case .loadProgress(let t, let p):
       guard t == browse.ticket else { return [] }
       browse.loading = p
@@ -30,7 +33,22 @@ extension AppState {
         browse.list = PagedList(pageSize: browse.list.pageSize)
         browse.replaceOnFirstPage = false
       }
+      browse.offline = nil
+      // The location answered: a sidebar that still says offline asks again (it said so until a
+      // status check, up to a minute later, even with the folder listed).
+      let d = browse.location.domain
+      var checks: [Effect] = []
+      if let i = sidebar.locations.firstIndex(where: { $0.domain == d }), sidebar.locations[i].isRemote,
+        case .offline = sidebar.locations[i].status
+      {
+        setStatus(.checking, of: d)
+        checks = [.checkLocations([d])]
+      }
       browse.list.store(offset: offset, items: items, total: total, isComplete: complete)
+      // Entries listed by name only (a folder without search permission): say why, once per page.
+      if let first = items.first(where: { $0.metadataError != nil })?.metadataError {
+        message = StatusMessage(TerminalText.escape("Listed by name only: \(first.message)"), isError: true)
+      }
       browse.isLoading = !complete && browse.list.count > 0 && browse.list.total == nil
       browse.loading = nil
       if complete || browse.list.total != nil { browse.isLoading = false }
@@ -63,7 +81,7 @@ extension AppState {
       if browse.filter == nil { browse.list.evict(around: listCursor, radius: keptPageRadius) }
       // The rows kept during a reload were replaced: the pages around the cursor, again.
       if replaced && effects.isEmpty { effects = requestVisiblePages() }
-      return effects
+      return effects + checks
     case .loadRestarted(let t):
       guard t == browse.ticket else { return [] }
       browse.replaceOnFirstPage = false
@@ -88,8 +106,15 @@ extension AppState {
       browse.error = error
       browse.isLoading = false
       browse.loading = nil
-      message = StatusMessage(TerminalText.escape(error.message), isError: true)
-      return []
+      browse.offline = nil
+      let d = browse.location.domain
+      if mayAnnounce(error, of: d) { message = StatusMessage(TerminalText.escape(error.message), isError: true) }
+      guard isRemote(d), let status = LocationStatus.implied(by: error) else { return [] }
+      // The listing is news about the location too: the sidebar says offline at once.
+      setStatus(status, of: d)
+      // Offline, a folder shows what this computer knows of it, as the Files app does.
+      guard error.code == .serverUnreachable, case .folder(let f) = browse.location else { return [] }
+      return [.listKnownItems(ticket: t, f, sort: sort, includeHidden: showHidden)]
     case .folderChanged(let t):
       guard t == browse.ticket else { return [] }
       return reload(keeping: currentItem?.identifier)
@@ -112,6 +137,7 @@ extension AppState {
       return []
     case .operationSucceeded(let text, let reloadList, let select, let origin):
       if let text { message = StatusMessage(text) }
+      if let hidden = origin.flatMap(hiddenResult) { message = StatusMessage(hidden) }
       // Only the prompt the operation came from closes: not a rename box opened meanwhile.
       if case .prompt(let p) = overlay, let origin, p.purpose.asked(for: origin) { overlay = nil }
       var effects: [Effect] = [.refreshSidebar, .loadRecents(tag: recents.tagFilter)]
@@ -119,6 +145,9 @@ extension AppState {
       return effects
     case .operationFailed(let error, let origin):
       message = StatusMessage(TerminalText.escape(error.message), isError: true)
+      if overlay == nil, let row = goneEntry(after: error, from: origin) {
+        return reduceEntry(.entryGone(row, error)) + [.refreshSidebar]
+      }
       if case .prompt(var p) = overlay, let origin, p.purpose.asked(for: origin) {
         // Whatever went wrong (a name taken, refused, no permission): the reason in the box and
         // the editor open, so the name can be fixed or the box closed.
@@ -126,6 +155,8 @@ extension AppState {
         overlay = .prompt(p)
       }
       return [.refreshSidebar]
+    case .entryFound, .entryGone, .entriesChecked:
+      return reduceEntry(action)
     case .showFolder(let folder, let select):
       tab = .browse
       return go(to: .folder(folder), select: select, pushBack: true)
@@ -137,9 +168,24 @@ extension AppState {
     case .foldersLoaded, .foldersFailed:
       return reduceFolderPicker(action)
     case .transfer, .transfersRestored, .transferFinished, .locationStatus, .locationSyncing, .locationThrottled, .locationResumed,
-      .remoteItemsChanged, .declarationsLoaded, .opening, .notice, .folderResolved, .uploadsGone:
+      .locationReachable, .knownItemsListed, .remoteItemsChanged, .declarationsLoaded, .opening, .notice, .folderResolved, .uploadsGone:
       return reduceRemote(action)
     }
+  }
+
+  /// What to say when an operation made or renamed an item to a hidden name while hidden items
+  /// are not shown: the row would otherwise vanish (or never appear) with no trace.
+  func hiddenResult(of origin: Effect) -> String? {
+    guard !showHidden else { return nil }
+    let name: ItemName
+    switch origin {
+    case .makeFolder(let n, _): name = n
+    case .rename(_, let n, _): name = n
+    default: return nil
+    }
+    guard name.isHidden else { return nil }
+    let how = keyMap.keys(for: .hidden).first.map { "press \($0) to show hidden items" } ?? "show hidden items to see it"
+    return "\(name.displayString) is hidden (its name starts with '.'): \(how)"
   }
 
   // MARK: - Navigation
@@ -213,6 +259,7 @@ extension AppState {
     browse.isLoading = true
     browse.loading = nil
     browse.error = nil
+    if !keepingRows { browse.offline = nil }
     return [
       .enumerate(
         ticket: browse.ticket, location: browse.location, sort: sort, includeHidden: showHidden,
@@ -298,7 +345,8 @@ extension AppState {
 
   /// Pages the viewport (and one screen beyond) needs; evicts far ones.
   mutating func requestVisiblePages() -> [Effect] {
-    guard tab == .browse, browse.filter == nil else { return [] }
+    // An offline list is whole, and no enumeration could give back an evicted page.
+    guard tab == .browse, browse.filter == nil, browse.offline == nil else { return [] }
     browse.list.evict(around: listCursor, radius: keptPageRadius)
     // The viewport in the provider's rows: the upload rows above them take no page.
     let u = browse.uploads.count

@@ -74,7 +74,36 @@ extension AppState {
       return []
     case .locationStatus(let d, let status):
       let held = sidebar.locations.first { $0.domain == d }?.isHeldOverQuota == true
+      let was = sidebar.locations.first { $0.domain == d }?.status
       setStatus(status == .online && held ? .overQuota : status, of: d)
+      // The "cannot reach" said while it was away is no longer true: the status line says so.
+      if status == .online, was == .checking || { if case .offline = was { true } else { false } }(), message?.isError == true {
+        message = StatusMessage(locationName(d) + " is back online")
+      }
+      // Back online: a folder of it that could not be listed (or shows only what this computer
+      // knows) is read again, with no key.
+      guard status == .online || status == .overQuota, tab == .browse, browse.location.domain == d,
+        browse.offline != nil || browse.error?.code == .serverUnreachable
+      else { return [] }
+      return reload(keeping: currentItem?.identifier)
+    case .locationReachable(let d):
+      return isRemote(d) ? [.checkLocations([d])] : []
+    case .knownItemsListed(let t, let items):
+      guard t == browse.ticket, let error = browse.error, error.code == .serverUnreachable, !items.isEmpty else { return [] }
+      browse.offline = error
+      browse.error = nil
+      browse.list = PagedList(pageSize: browse.list.pageSize)
+      let size = browse.list.pageSize
+      for start in stride(from: 0, to: items.count, by: size) {
+        let end = min(items.count, start + size)
+        browse.list.store(offset: start, items: Array(items[start..<end]), total: items.count, isComplete: end == items.count)
+      }
+      if let i = browse.pendingSelection.flatMap({ browseIndex(of: $0) }) {
+        browse.cursor = i
+        browse.pendingSelection = nil
+      }
+      clampCursors()
+      scrollToCursor()
       return []
     case .locationSyncing(let d, let n):
       guard let i = sidebar.locations.firstIndex(where: { $0.domain == d }) else { return [] }
@@ -82,6 +111,7 @@ extension AppState {
       sidebar.locations[i].state = sidebar.locations[i].status.map { $0.text(syncing: n) } ?? (n > 0 ? "syncing \(n)" : nil)
       return []
     case .locationThrottled(let d, let error):
+      let announce = mayAnnounce(error, of: d)
       if let status = LocationStatus.implied(by: error) { setStatus(status, of: d) }
       if error.code == .insufficientQuota, let i = sidebar.locations.firstIndex(where: { $0.domain == d }) {
         sidebar.locations[i].isHeldOverQuota = true
@@ -90,7 +120,7 @@ extension AppState {
         // The engine resumes the held work by itself once the sign-in succeeds: nothing to retry here.
         return reduceAuthentication(.authenticationRequired(d, retry: [], reason: error.message))
       }
-      message = StatusMessage(locationName(d) + ": " + Self.explained(error), isError: true)
+      if announce { message = StatusMessage(locationName(d) + ": " + Self.explained(error), isError: true) }
       return []
     case .locationResumed(let d):
       if let i = sidebar.locations.firstIndex(where: { $0.domain == d }) { sidebar.locations[i].isHeldOverQuota = false }
@@ -133,7 +163,7 @@ extension AppState {
   private mutating func announce(_ t: TransferState, _ key: ItemKey) {
     guard t.phase == .failed || t.phase == .throttled, let error = t.error else { return }
     // Signing in is asked by the prompt, which says why.
-    if error.code == .notAuthenticated { return }
+    if error.code == .notAuthenticated || !mayAnnounce(error, of: key.domain) { return }
     let noun = t.direction == .download ? "Download" : "Upload"
     let name = t.name ?? browse.list.index(of: key.identifier).flatMap { browse.list.item(at: $0) }?.filename.displayString
     let what = key.domain == browse.location.domain || t.name != nil ? name.map { " of \($0)" } ?? "" : ""
@@ -150,6 +180,17 @@ extension AppState {
   }
 
   func isRemote(_ d: DomainIdentifier) -> Bool { sidebar.locations.first { $0.domain == d }?.isRemote ?? false }
+
+  /// Whether a background failure (a reload, a held transfer, a held queue) may take the status
+  /// line. "Cannot reach X" is said once, when X goes offline; after that the sidebar and the
+  /// list's banner carry it, and what the user's own command said (a paste queued while offline,
+  /// a rename) stays on screen instead of being replaced by the same news again.
+  func mayAnnounce(_ error: ProviderError, of d: DomainIdentifier) -> Bool {
+    guard error.code == .serverUnreachable,
+      case .offline = sidebar.locations.first(where: { $0.domain == d })?.status
+    else { return true }
+    return false
+  }
 
   /// Sets a remote location's state and the text the sidebar shows; local ones have none.
   mutating func setStatus(_ status: LocationStatus, of d: DomainIdentifier) {
@@ -222,7 +263,7 @@ extension AppState {
       let copy = item.userInfo["conflictOf"] == nil
         ? browse.list.loadedItems.first { $0.userInfo["conflictOf"]?.description == item.identifier.rawValue }?.identifier
         : nil
-      let entries = ConflictResolution.allCases.map { MenuEntry($0.title, .resolve($0, copy: copy)) }
+      let entries = ConflictChoice.allCases.map { MenuEntry($0.title, .resolve($0, copy: copy)) }
       overlay = .menu(
         MenuState(title: "Resolve Conflict: " + item.filename.displayString, entries: entries, items: [item], domain: d))
       return []

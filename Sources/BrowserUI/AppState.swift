@@ -29,11 +29,14 @@ public struct LocationEntry: Sendable, Equatable {
   public var userName: String?
   /// A line the sign-in prompt shows (`folio demo` prints its password there).
   public var signInHint: String?
+  /// Whether deleting moves to a trash there (an SSH host has none: delete is for good, asked first).
+  public var hasTrash = true
 
   public init(
     domain: DomainIdentifier, name: String, root: FolderLocation, state: String? = nil, isRemote: Bool = false,
-    userName: String? = nil, signInHint: String? = nil
+    userName: String? = nil, signInHint: String? = nil, hasTrash: Bool = true
   ) {
+    self.hasTrash = hasTrash
     self.domain = domain
     self.name = name
     self.root = root
@@ -141,6 +144,9 @@ public struct BrowseState: Sendable, Equatable {
   /// New files on their way into this folder, listed above the provider's rows
   /// (AppState+Uploads.swift).
   public var uploads: [UploadRow] = []
+  /// The list shows only what this computer knows of the folder (the index's working-set and
+  /// downloaded items), because its server cannot be reached: this is why.
+  public var offline: ProviderError?
 
   public static func == (a: BrowseState, b: BrowseState) -> Bool {
     a.location == b.location && a.list == b.list && a.ticket == b.ticket && a.cursor == b.cursor && a.top == b.top
@@ -148,6 +154,7 @@ public struct BrowseState: Sendable, Equatable {
       && a.error == b.error && a.back == b.back && a.cursorMemory == b.cursorMemory
       && a.pendingSelection == b.pendingSelection && a.pendingSelectionPath == b.pendingSelectionPath
       && a.pendingBottom == b.pendingBottom && a.markedItems == b.markedItems && a.uploads == b.uploads
+      && a.offline == b.offline
   }
 }
 
@@ -159,6 +166,9 @@ public struct RecentsState: Sendable, Equatable {
   /// A search over the index (from `/` in Recents).
   public var search: String?
   public var searchResults: [IndexedRow]?
+  /// Entries whose item could not be found when last checked (Ctrl-R, or Enter on one): shown
+  /// "(missing)"; Enter offers to remove them.
+  public var missing: Set<ItemKey> = []
 }
 
 /// A sidebar entry and what choosing it does.
@@ -199,13 +209,24 @@ public struct SidebarState: Sendable, Equatable {
     // restored here too (only this computer's was listed).
     if locations.count > 1 {
       e.append(.heading("Recently Deleted"))
-      e += locations.map { .trash($0.domain) }
+      e += locations.filter(\.hasTrash).map { .trash($0.domain) }
     } else {
       e.append(.heading(""))
       e.append(.trash(locations.first?.domain ?? .local))
     }
     return e
   }
+}
+
+/// What a symbolic link leads to, its links followed.
+public enum LinkTarget: Sendable, Equatable {
+  case folder
+  /// A file, or anything else that is there.
+  case other
+  /// Nothing: the target is missing.
+  case broken
+  /// Links that lead back to themselves.
+  case loop
 }
 
 /// Everything the UI shows, as a value. Only the reducer changes it.
@@ -223,6 +244,10 @@ public struct AppState: Sendable, Equatable {
   public var ascii = false
   public var customActions: [CustomActionEntry] = []
   public var keyMap: KeyMap = .standard
+  /// What each symbolic link listed leads to, by the link's identifier: found off the loop once
+  /// its page is shown (`Action.linkTargetsResolved`), since `stat` through a link into a dead
+  /// mount hangs.
+  public var linkTargets: [ItemIdentifier: LinkTarget] = [:]
   /// A key waiting for its second half ("g" of "gg").
   public var pendingKey: String?
   public var nextTicket: UInt64 = 1

@@ -78,6 +78,8 @@ public enum AppView {
         let arrived = b.uploads.filter(\.arrived).count
         let n = b.list.count + arrived
         left = "\(grouped(n)) item\(n == 1 ? "" : "s")"
+        // Offline: the rows are what this computer knows, not the folder (Files app's offline).
+        if b.offline != nil { left += " known here (offline)" }
       }
       let uploading = b.uploads.count - b.uploads.filter(\.arrived).count
       if uploading > 0 { left += ", \(grouped(uploading)) to upload" }

@@ -21,7 +21,8 @@ public enum Badge: Sendable, Equatable {
     if item.uploadingError?.code == .excludedFromSync { return .excluded }
     // An upload the server kept as a conflict copy: both versions exist, nothing failed.
     if item.uploadingError?.code == .localVersionConflictingWithServer { return .conflict }
-    if item.uploadingError != nil || item.downloadingError != nil { return .error }
+    // Listed by name only (a folder without search permission): its details could not be read.
+    if item.uploadingError != nil || item.downloadingError != nil || item.metadataError != nil { return .error }
     if item.decorations.contains(DecorationIdentifier("conflict")) { return .conflict }
     if item.isUploading { return .uploading }
     if item.isDownloading { return .downloading }

@@ -27,8 +27,8 @@ enum BrowseView {
     let location: String
     switch b.location {
     case .folder(let f):
-      let name = s.sidebar.locations.first { $0.domain == f.domain }?.name ?? f.domain.rawValue
-      location = " " + TerminalText.escape(name) + "  " + f.path.displayString
+      let name = TerminalText.escape(s.sidebar.locations.first { $0.domain == f.domain }?.name ?? f.domain.rawValue)
+      location = " " + LocationText.fitted(location: name, path: f.path.displayString, to: width - 1, ellipsis: g.ellipsis)
     case .trash(let d):
       // With several locations, whose Recently Deleted this is.
       let name = s.sidebar.locations.count > 1 ? s.sidebar.locations.first { $0.domain == d }?.name : nil
@@ -87,7 +87,10 @@ enum BrowseView {
     }
     let selected = index == b.cursor && !s.sidebar.focused
     let marked = b.marked.contains(item.identifier)
-    let base: StyleRole = selected ? (marked ? .listSelectedMarked : .listSelected) : (marked ? .listMarked : .listRow)
+    // Offline, a file with no copy here cannot be opened: dimmed, as the Files app greys it.
+    let unavailable = b.offline != nil && !item.isFolder && !item.isDownloaded
+    let base: StyleRole =
+      selected ? (marked ? .listSelectedMarked : .listSelected) : (marked ? .listMarked : unavailable ? .listDimmed : .listRow)
     screen.fill(x: x, y: y, width: width, height: 1, role: base)
     drawRow(item, s, g, &screen, x: x, y: y, columns: c, base: base, selected: selected, marked: marked, trash: isTrash(b))
   }
@@ -122,10 +125,21 @@ enum BrowseView {
     // Badges and marks keep their colors on the row's background, selected or not.
     screen.put(badge.glyph(g), x: x + 1, y: y, role: badge == .none ? base : badge.role, background: base, ascii: s.ascii)
     var name = item.filename.displayString + (item.isFolder ? g.folderSuffix : "")
-    if trash, let o = item.originalPath { name += "  " + o.parent.displayString }
+    // A symbolic link, as ls -F and ranger show one: `@` (`/` when it points to a folder) and
+    // where it points.
+    let linkToFolder = item.symlinkTargetPath != nil && s.linkTargets[item.identifier] == .folder
+    if let target = item.symlinkTargetPath {
+      name += (linkToFolder ? g.folderSuffix : "@") + " → " + target.displayString
+    }
     let marks = self.marks(item, transfer: transfer, badge: badge, s, g)
     let marksWidth = marks.isEmpty ? 0 : marks.reduce(0) { $0 + DisplayWidth.width(of: $1.0) } + 1
-    let nameRole: StyleRole = selected || marked ? base : (item.isFolder ? .listFolder : .listRow)
+    if trash, let o = item.originalPath {
+      // Where it was: the folder's end, `…/Projects/alpha`, in what the name leaves.
+      let room = c.name - marksWidth - 1 - DisplayWidth.width(of: name) - 2
+      if room >= 8 { name += "  " + DisplayWidth.tail(ofPath: o.parent.displayString, to: room, ellipsis: g.ellipsis) }
+    }
+    let nameRole: StyleRole =
+      selected || marked || base == .listDimmed ? base : (item.isFolder || linkToFolder ? .listFolder : .listRow)
     let used = screen.put(name, x: x + 3, y: y, maxWidth: max(1, c.name - marksWidth - 1), role: nameRole, ascii: s.ascii)
     var mx = x + 3 + used + 1
     for (glyph, role) in marks where mx < x + 3 + c.name {
@@ -133,15 +147,29 @@ enum BrowseView {
     }
     var cx = x + 3 + c.name
     if c.size > 0 {
-      let size = item.isFolder ? "-" : SizeText.short(item.documentSize)
+      let size = item.metadataError != nil ? "?" : item.isFolder ? "-" : SizeText.short(item.documentSize)
       screen.put(DisplayWidth.pad(size, to: c.size - 1, alignRight: true), x: cx, y: y, role: base)
       cx += c.size
     }
     if c.date > 0 {
-      screen.put("  " + DateText.listed(trash ? item.trashedDate : item.contentModificationDate, s.timeZone), x: cx, y: y, maxWidth: c.date, role: base)
+      let date = item.metadataError != nil ? "?" : DateText.listed(trash ? item.trashedDate : item.contentModificationDate, s.timeZone)
+      screen.put("  " + date, x: cx, y: y, maxWidth: c.date, role: base)
       cx += c.date
     }
     if c.kind > 0 { screen.put("  " + item.contentType.kindDescription, x: cx, y: y, maxWidth: c.kind, role: base, ascii: s.ascii) }
+  }
+}
+
+/// "Location  /path" in a given width: the path keeps its end (the folder's own name,
+/// `…/Projects/alpha`) and the location's name gives up columns first, down to a third of them.
+enum LocationText {
+  static func fitted(location: String, path: String, to columns: Int, ellipsis: String) -> String {
+    let whole = location + "  " + path
+    if DisplayWidth.width(of: whole) <= columns { return whole }
+    let pathWidth = DisplayWidth.width(of: path)
+    let nameRoom = max(min(DisplayWidth.width(of: location), columns / 3), columns - 2 - pathWidth)
+    let name = DisplayWidth.truncate(location, to: nameRoom, ellipsis: ellipsis)
+    return name + "  " + DisplayWidth.tail(ofPath: path, to: columns - 2 - DisplayWidth.width(of: name), ellipsis: ellipsis)
   }
 }
 

@@ -46,6 +46,32 @@ public enum DisplayWidth {
     return out + ellipsis
   }
 
+  /// A path cut to `columns` from its start, keeping its end: `…/Projects/alpha`. The folder a
+  /// path names is its last component, the one a person looks for; cutting the end (as
+  /// `truncate` does) hid it. Whole components are kept where they fit; a last component wider
+  /// than the room left keeps its beginning instead (`…/a-very-long-na…`).
+  public static func tail(ofPath path: String, to columns: Int, ellipsis: String = "…") -> String {
+    guard columns > 0 else { return "" }
+    if width(of: path) <= columns { return path }
+    let components = path.split(separator: "/")
+    var kept = ""
+    var used = width(of: ellipsis)
+    for component in components.reversed() {
+      let piece = "/" + component
+      let w = width(of: String(piece))
+      if used + w > columns { break }
+      kept = piece + kept
+      used += w
+    }
+    if kept.isEmpty, let last = components.last {
+      // Not even the last name fits whole: its beginning, after the ellipsis and the slash.
+      let room = columns - width(of: ellipsis) - 1
+      guard room > 0 else { return truncate(String(last), to: columns, ellipsis: ellipsis) }
+      return ellipsis + "/" + truncate(String(last), to: room, ellipsis: ellipsis)
+    }
+    return ellipsis + kept
+  }
+
   /// `s` in lines of at most `columns`, broken at spaces where it can be and inside a word (never
   /// inside a character) where a word is longer than a line.
   public static func wrap(_ s: String, to columns: Int) -> [String] {

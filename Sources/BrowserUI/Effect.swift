@@ -16,7 +16,18 @@ public enum Effect: Sendable, Equatable {
   case emptyTrash(DomainIdentifier)
   case makeFolder(ItemName, in: FolderLocation)
   case runAction(ActionIdentifier, [Item], DomainIdentifier)
-  case openFavorite(IndexedRow)
+  /// Resolve an entry of the working set (Recents, Tags, search, a favorite) to the item it names,
+  /// then open it or show the folder: `entryFound`, or `entryGone` when it cannot be found.
+  case openEntry(IndexedRow)
+  /// Remove a gone entry from the working set (its row in the index).
+  case forgetEntry(IndexedRow)
+  /// Ctrl-R on a folder of storage without a change feed: list it against the index now (its
+  /// poller), so what changed there reaches Recents, badges and the cache. The app ignores it for
+  /// storage with a feed.
+  case listFolderNow(FolderLocation)
+  /// Resolve these entries (Ctrl-R in Recents): moved ones are followed in the index, gone ones
+  /// reported with `entriesChecked`.
+  case checkEntries([IndexedRow])
   case loadRecents(tag: String?)
   case search(String)
   case refreshSidebar
@@ -41,9 +52,12 @@ public enum Effect: Sendable, Equatable {
   case retryTransfers([Item], DomainIdentifier)
   /// Resolve the conflict `item` is part of; `copy` is the conflict copy when the item is the
   /// original and its copy was found next to it.
-  case resolveConflict(Item, copy: ItemIdentifier?, ConflictResolution, DomainIdentifier)
+  case resolveConflict(Item, copy: ItemIdentifier?, ConflictChoice, DomainIdentifier)
   /// Ask the remote locations how they are (the sidebar's states).
   case checkLocations([DomainIdentifier])
+  /// The folder's server cannot be reached: list what this computer knows of it instead
+  /// (answered with ``Action/knownItemsListed(ticket:items:)``).
+  case listKnownItems(ticket: UInt64, FolderLocation, sort: ItemSort, includeHidden: Bool)
   /// Ask the journal which of these transfers it still holds (the rows of new files shown in the
   /// folder); the gone ones come back as `.uploadsGone`.
   case checkUploads(DomainIdentifier, transferIDs: [Int64])

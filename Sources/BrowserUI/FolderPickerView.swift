@@ -9,7 +9,9 @@ enum FolderPickerView {
     let what = p.items.count == 1 ? p.items[0].filename.displayString : "\(p.items.count) items"
     let (bx, by) = OverlayView.box(&screen, s, g, width: w, height: h, title: "Move " + what + " to", role: .menu)
     let inner = max(0, w - 4)
-    screen.put(p.folder.path.displayString, x: bx + 2, y: by + 1, maxWidth: inner, role: .menuHeading, ascii: s.ascii)
+    screen.put(
+      DisplayWidth.tail(ofPath: p.folder.path.displayString, to: inner, ellipsis: g.ellipsis), x: bx + 2, y: by + 1,
+      maxWidth: inner, role: .menuHeading, ascii: s.ascii)
     // Rows between the path (row 1) and the footer (row h - 2).
     let rows = max(0, h - 4)
     let total = p.folders.count + 1

@@ -1,3 +1,5 @@
+import ProviderAPI
+
 /// What a key means. Bindings can be changed in config.toml's `[keys]` table by command name.
 public enum Command: String, Sendable, CaseIterable {
   case up, down, pageUp = "page-up", pageDown = "page-down", top, bottom
@@ -43,6 +45,19 @@ public enum Command: String, Sendable, CaseIterable {
 
 public struct KeyMap: Sendable, Equatable {
   public private(set) var bindings: [KeyEvent: Command]
+  /// Keys bound to custom actions by id in `[keys]` (`"user.terminal" = "ctrl-t"`): the action
+  /// runs on the selection when it applies there, as its menu entry would.
+  public private(set) var actionBindings: [KeyEvent: ActionIdentifier] = [:]
+
+  /// Ctrl-C quits whatever `[keys]` says, so a typo there can never leave Folio without a way out
+  /// (raw mode: Ctrl-C is a key, not SIGINT). It cannot be given to another command.
+  public static let alwaysQuits = KeyEvent.control("c")
+  /// Ctrl-Z suspends Folio (the backend handles it; the app never sees it): not bindable.
+  static let suspends = KeyEvent.control("z")
+
+  public init(bindings: [KeyEvent: Command]) {
+    self.bindings = bindings
+  }
 
   public static let standard = KeyMap(bindings: [
     .up: .up, .character("k"): .up, .down: .down, .character("j"): .down,
@@ -58,14 +73,17 @@ public struct KeyMap: Sendable, Equatable {
     .character("y"): .copy, .character("p"): .paste,
   ])
 
-  public func command(for key: KeyEvent) -> Command? { bindings[key] }
+  public func command(for key: KeyEvent) -> Command? { key == Self.alwaysQuits ? .quit : bindings[key] }
+
+  public func action(for key: KeyEvent) -> ActionIdentifier? { bindings[key] == nil ? actionBindings[key] : nil }
 
   /// The keys bound to a command, for the help screen, always in the same order: named keys first
   /// (Enter, Backspace, …, the arrows, PgUp/PgDn, Home/End), then Ctrl combinations, then
-  /// characters — "up k" and "down j", never "k up" next to "down j".
+  /// characters — "up k" and "down j", never "k up" next to "down j". Quit always lists Ctrl-C.
   public func keys(for command: Command) -> [String] {
-    bindings.filter { $0.value == command }.map(\.key).sorted { Self.helpOrder($0) < Self.helpOrder($1) }
-      .map(\.description)
+    var keys = bindings.filter { $0.value == command }.map(\.key)
+    if command == .quit && !keys.contains(Self.alwaysQuits) { keys.append(Self.alwaysQuits) }
+    return keys.sorted { Self.helpOrder($0) < Self.helpOrder($1) }.map(\.description)
   }
 
   /// Where a key goes in the help's list: (group, rank within it, name).
@@ -89,25 +107,72 @@ public struct KeyMap: Sendable, Equatable {
     static func < (a: Self, b: Self) -> Bool { (a.group, a.rank, a.name) < (b.group, b.rank, b.name) }
   }
 
-  /// Applies `[keys]` overrides: command name → key names. Unknown names are reported, not fatal.
-  public func overridden(by table: [String: [String]]) -> (KeyMap, [String]) {
+  /// What is wrong with one line of `[keys]`: the command (or action id) it binds, the key name
+  /// at fault (nil: the command itself), and why. The caller says it with the file and line.
+  public struct Problem: Sendable, Equatable, CustomStringConvertible {
+    public var command: String
+    public var key: String?
+    public var message: String
+    public var description: String { message }
+  }
+
+  /// Applies `[keys]` overrides: command name (or a custom action's id, which has a dot) → key
+  /// names. Every unknown command, unknown key name or reserved key is a problem: the caller
+  /// refuses to start with it (exit 3, file:line), as with any other config error, since a
+  /// binding silently dropped can leave a command — quit — with no key at all.
+  public func overridden(by table: [String: [String]]) -> (KeyMap, [Problem]) {
     var map = self
-    var problems: [String] = []
+    var problems: [Problem] = []
     for (name, keys) in table.sorted(by: { $0.key < $1.key }) {
-      guard let command = Command(rawValue: name) else {
-        problems.append("unknown command '\(name)' in [keys]")
+      let command = Command(rawValue: name)
+      if command == nil && !name.contains(".") {
+        let close = Self.closest(to: name, among: Command.allCases.map(\.rawValue))
+        problems.append(
+          Problem(
+            command: name, key: nil,
+            message: "unknown command \"\(name)\" "
+              + (close.map { "(did you mean \"\($0)\"?)" }
+                ?? "(? in the browser lists the commands; a custom action is bound by its id, e.g. \"user.terminal\")")))
         continue
       }
-      map.bindings = map.bindings.filter { $0.value != command }
+      if let command {
+        map.bindings = map.bindings.filter { $0.value != command }
+      } else {
+        map.actionBindings = map.actionBindings.filter { $0.value.rawValue != name }
+      }
       for k in keys {
         guard let key = Self.parse(k) else {
-          problems.append("unknown key '\(k)' for \(name)")
+          problems.append(
+            Problem(
+              command: name, key: k,
+              message: "unknown key \"\(k)\" (write e.g. \"q\", \"enter\", \"ctrl-r\", \"f5\", \"space\", \"shift-tab\", \"pgdn\")"))
           continue
         }
-        map.bindings[key] = command
+        if key == Self.alwaysQuits && command != .quit {
+          problems.append(Problem(command: name, key: k, message: "ctrl-c always quits Folio: it cannot be bound to \(name)"))
+          continue
+        }
+        if key == Self.suspends {
+          problems.append(Problem(command: name, key: k, message: "ctrl-z suspends Folio (fg comes back): it cannot be bound"))
+          continue
+        }
+        if let command {
+          map.bindings[key] = command
+          map.actionBindings[key] = nil
+        } else {
+          map.actionBindings[key] = ActionIdentifier(name)
+          map.bindings[key] = nil
+        }
       }
     }
     return (map, problems)
+  }
+
+  /// The name closest to `name` by a couple of typos, or nil.
+  static func closest(to name: String, among names: [String]) -> String? {
+    let wanted = String(name.lowercased().map { $0 == "_" ? "-" : $0 })
+    let scored = names.map { ($0, EditDistance.between(wanted, $0)) }.filter { $0.1 <= max(1, min(2, $0.0.count / 3)) }
+    return scored.min { $0.1 < $1.1 }?.0
   }
 
   /// A key from its name: "j", "enter", "ctrl-r", "f5", "space", "shift-tab", "pgdn", …

@@ -12,7 +12,7 @@ public enum MenuCommand: Sendable, Equatable {
   case download, removeDownload, keepDownloaded(Bool), retry
   /// Opens the choice of "Resolve Conflict…".
   case resolveConflict
-  case resolve(ConflictResolution, copy: ItemIdentifier?)
+  case resolve(ConflictChoice, copy: ItemIdentifier?)
 }
 
 public struct MenuEntry: Sendable, Equatable {
@@ -173,6 +173,16 @@ public struct ConfirmState: Sendable, Equatable {
   public var message: String
   public var confirmTitle: String
   public var effect: Effect
+  /// Whether Enter confirms (else only `y`): false where Enter is likely typed twice by habit —
+  /// the question comes after an Enter that opened something.
+  public var enterConfirms = true
+
+  public init(message: String, confirmTitle: String, effect: Effect, enterConfirms: Bool = true) {
+    self.message = message
+    self.confirmTitle = confirmTitle
+    self.effect = effect
+    self.enterConfirms = enterConfirms
+  }
 }
 
 /// The tag picker: Finder's colors and every known tag, each on, off or on some of the selection.

@@ -100,11 +100,18 @@ enum OverlayView {
         screen.put(line, x: bx + 2, y: by + 3 + k, maxWidth: field, role: .error, ascii: s.ascii)
       }
     case .confirm(let c):
-      let w = min(s.width - 2, max(36, DisplayWidth.width(of: c.message) + 4))
-      let h = fitted(height: 4, s)
+      // A long question wraps (in a box at most 76 columns wide) instead of losing its end.
+      let w = min(s.width - 2, max(36, min(76, DisplayWidth.width(of: c.message) + 4)))
+      let lines = DisplayWidth.wrap(c.message, to: max(1, w - 4))
+      let h = fitted(height: 3 + lines.count, s)
       let (bx, by) = box(&screen, s, g, width: w, height: h, title: "Confirm", role: .prompt)
-      screen.put(c.message, x: bx + 2, y: by + 1, maxWidth: w - 4, role: .prompt, ascii: s.ascii)
-      if 2 < h - 1 { screen.put("enter/y \(c.confirmTitle) · esc/n Cancel", x: bx + 2, y: by + 2, maxWidth: w - 4, role: .promptLabel) }
+      let room = max(1, h - 3)
+      for (k, line) in lines.prefix(room).enumerated() {
+        screen.put(line, x: bx + 2, y: by + 1 + k, maxWidth: w - 4, role: .prompt, ascii: s.ascii)
+      }
+      let keys = by + 1 + min(room, lines.count)
+      let confirmKeys = c.enterConfirms ? "enter/y" : "y"
+      if keys < by + h - 1 { screen.put("\(confirmKeys) \(c.confirmTitle) · esc/n Cancel", x: bx + 2, y: keys, maxWidth: w - 4, role: .promptLabel) }
     case .info(let item, let location, let domain):
       let rows = InfoRows.rows(item, location: location, domain: domain, s)
       let w = min(s.width - 2, max(44, (rows.map { DisplayWidth.width(of: $0.1) }.max() ?? 0) + 18))
@@ -114,7 +121,9 @@ enum OverlayView {
       let footer = h >= 4
       for (i, (k, v)) in rows.enumerated() where i < h - (footer ? 3 : 2) {
         screen.put(DisplayWidth.pad(k, to: 14), x: bx + 2, y: by + 1 + i, maxWidth: w - 3, role: .menuHeading)
-        screen.put(v, x: bx + 16, y: by + 1 + i, maxWidth: w - 18, role: .menu, ascii: s.ascii)
+        // A path keeps its end (the item's own folder) when the box is too narrow for it.
+        let value = InfoRows.pathKeys.contains(k) ? DisplayWidth.tail(ofPath: v, to: w - 18, ellipsis: g.ellipsis) : v
+        screen.put(value, x: bx + 16, y: by + 1 + i, maxWidth: w - 18, role: .menu, ascii: s.ascii)
       }
       if footer { screen.put("any key closes", x: bx + 2, y: by + h - 2, maxWidth: w - 4, role: .menuDisabled) }
     case .help(let top):
@@ -204,6 +213,13 @@ enum OverlayView {
     let h = max(3, min(height, s.height))
     let x = max(0, (s.width - w) / 2)
     let y = max(0, (s.height - h) / 2)
+    // A strip of the list narrower than this beside the box holds only pieces of its rows (the
+    // end of a date glued to the border, "│26 07:38"; the start of a sidebar name): it is
+    // cleared, on the box's rows, so nothing reads as part of the box. Wider strips stay.
+    let fragment = 12
+    let right = s.width - (x + w)
+    if x > 0 && x < fragment { screen.fill(x: 0, y: y, width: x, height: h, role: .normal) }
+    if right > 0 && right < fragment { screen.fill(x: x + w, y: y, width: right, height: h, role: .normal) }
     screen.fill(x: x, y: y, width: w, height: h, role: role)
     for i in 1..<(w - 1) {
       screen.put(g.boxHorizontal, x: x + i, y: y, role: .menuBorder, ascii: s.ascii)
@@ -224,6 +240,9 @@ enum OverlayView {
 
 /// The fields Info shows: every field the item has.
 enum InfoRows {
+  /// The rows whose value is a path.
+  static let pathKeys: Set<String> = ["Path", "Was in", "Points to"]
+
   static func rows(_ item: Item, location: String, domain: DomainIdentifier? = nil, _ s: AppState) -> [(String, String)] {
     var r: [(String, String)] = [
       ("Name", item.filename.displayString),
@@ -239,7 +258,15 @@ enum InfoRows {
     r.append(("Favorite", item.isFavorite ? "yes" : "no"))
     if let o = item.originalPath { r.append(("Was in", o.parent.displayString)) }
     if let d = item.trashedDate { r.append(("Deleted", DateText.listed(d, s.timeZone))) }
-    if let t = item.symlinkTargetPath { r.append(("Points to", t.displayString)) }
+    if let t = item.symlinkTargetPath {
+      r.append(("Points to", t.displayString))
+      switch s.linkTargets[item.identifier] {
+      case .broken: r.append(("Link", "broken: its target is missing"))
+      case .loop: r.append(("Link", "broken: a loop of links"))
+      case .folder: r.append(("Link", "to a folder"))
+      case .other, nil: break
+      }
+    }
     if let p = item.posixPermissions { r.append(("Permissions", String(p, radix: 8))) }
     let transfer = domain.flatMap { s.transfer(of: item, in: $0) }
     r.append(("Sync", transfer?.describe(s.timeZone) ?? syncText(item)))
@@ -248,6 +275,7 @@ enum InfoRows {
       let labels = item.decorations.compactMap { id in s.decorations[d]?.first { $0.identifier == id }?.label(for: item) }
       if !labels.isEmpty { r.append(("Marks", labels.joined(separator: ", "))) }
     }
+    if let e = item.metadataError { r.append(("Unreadable", TerminalText.escape(e.message))) }
     if let e = transfer?.error ?? item.uploadingError ?? item.downloadingError {
       r.append(("Last error", TerminalText.escape(e.message)))
       if let rec = e.recoverySuggestion { r.append(("Recovery", rec)) }

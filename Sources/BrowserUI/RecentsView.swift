@@ -30,23 +30,27 @@ enum RecentsView {
       let badge = Badge.of(r.item, transfer: s.transfer(of: r.item, in: r.domain))
       screen.put(badge.glyph(g), x: x + 1, y: y, role: badge == .none ? base : badge.role, background: base, ascii: s.ascii)
       var name = r.item.filename.displayString + (r.item.isFolder ? g.folderSuffix : "")
-      if r.isDeleted { name += " (deleted)" }
+      let isMissing = s.recents.missing.contains(ItemKey(r.domain, r.item.identifier))
+      if r.isDeleted { name += " (deleted)" } else if isMissing { name += " (missing)" }
       var marks: [(String, StyleRole)] = r.item.isFavorite ? [(g.favorite, .badgeFavorite)] : []
       for t in r.item.tags.prefix(3) { marks.append((g.tagDot, Badge.tagRole(t))) }
       // The name leaves room for its marks and a space before the Where column.
       let marksWidth = marks.isEmpty ? 0 : marks.count + 1
       var used = screen.put(
         name, x: x + 3, y: y, maxWidth: max(1, nameWidth - 1 - marksWidth),
-        role: selected ? base : (r.isDeleted ? .listDimmed : (r.item.isFolder ? .listFolder : .listRow)), ascii: s.ascii)
+        role: selected ? base : (r.isDeleted || isMissing ? .listDimmed : (r.item.isFolder ? .listFolder : .listRow)), ascii: s.ascii)
       used += 1
       for (glyph, role) in marks {
         screen.put(glyph, x: x + 3 + used, y: y, role: role, background: base, ascii: s.ascii)
         used += 1
       }
-      let location = s.sidebar.locations.first { $0.domain == r.domain }?.name ?? r.domain.rawValue
-      let whereText = TerminalText.escape(location) + "  " + (r.isDeleted ? (r.item.originalPath ?? r.item.path) : r.item.path).parent.displayString
+      let location = TerminalText.escape(s.sidebar.locations.first { $0.domain == r.domain }?.name ?? r.domain.rawValue)
+      let folder = (r.isDeleted ? (r.item.originalPath ?? r.item.path) : r.item.path).parent.displayString
       let whereX = x + 3 + nameWidth + 1
-      screen.put(whereText, x: whereX, y: y, maxWidth: max(1, width - (whereX - x) - dateWidth - 1), role: selected ? base : .dim, ascii: s.ascii)
+      let whereWidth = max(1, width - (whereX - x) - dateWidth - 1)
+      // The folder keeps its end (its own name, `…/Projects/alpha`).
+      let whereText = LocationText.fitted(location: location, path: folder, to: whereWidth, ellipsis: g.ellipsis)
+      screen.put(whereText, x: whereX, y: y, maxWidth: whereWidth, role: selected ? base : .dim, ascii: s.ascii)
       if dateWidth > 0 {
         screen.put(DateText.listed(r.item.lastUsedDate, s.timeZone), x: x + width - dateWidth, y: y, role: base)
       }

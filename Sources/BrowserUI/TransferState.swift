@@ -113,15 +113,8 @@ public struct TransferState: Sendable, Equatable {
   }
 }
 
-/// What "Resolve Conflict…" offers (the sync engine's `ConflictChoice`, as the UI names it).
-public enum ConflictResolution: String, Sendable, Equatable, CaseIterable {
-  /// The conflict copy's bytes (the edit that lost the race) become the item's.
-  case keepMine
-  /// The server's version stays; the copy goes to Recently Deleted.
-  case keepTheirs
-  /// Both stay, as two items with no conflict mark.
-  case keepBoth
-
+/// What "Resolve Conflict…" offers, as the menu names it.
+extension ConflictChoice {
   public var title: String {
     switch self {
     case .keepMine: return "Keep Mine (the conflict copy)"

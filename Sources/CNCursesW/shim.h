@@ -7,6 +7,7 @@
 #include <locale.h>
 #include <ncurses.h>
 #include <stdio.h>
+#include <term.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 #include <wchar.h>
@@ -47,6 +48,24 @@ static inline const char *folio_tigetstr(const char *name) {
 }
 static inline const char *folio_tiparm1(const char *cap, int p1) { return tiparm(cap, p1); }
 static inline const char *folio_tiparm2(const char *cap, int p1, int p2) { return tiparm(cap, p1, p2); }
+
+// Whether the terminfo entry of `term` can drive a full-screen program, read without taking the
+// terminal (setupterm writes nothing): 1 yes, 0 no entry or a generic type ("dumb": setupterm
+// refuses those), -1 no terminfo database, 2 an entry without cursor addressing or clearing.
+static inline int folio_terminfo_usable(const char *term) {
+  int err = 0;
+  TERMINAL *saved = cur_term;
+  if (setupterm(term, STDOUT_FILENO, &err) != OK) {
+    set_curterm(saved);
+    return err < 0 ? -1 : 0;
+  }
+  char *cup = tigetstr("cup");
+  char *clear = tigetstr("clear");
+  int usable = cup != NULL && cup != (char *)-1 && clear != NULL && clear != (char *)-1;
+  TERMINAL *checked = set_curterm(saved);
+  del_curterm(checked);
+  return usable ? 1 : 2;
+}
 
 // The terminal's size from the kernel (ioctl is variadic too): 0 on success.
 static inline int folio_terminal_size(int fd, int *rows, int *cols) {

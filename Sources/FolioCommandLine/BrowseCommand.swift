@@ -67,6 +67,12 @@ struct BrowseCommand: AsyncParsableCommand {
       Console.err(error.message)
       throw ExitCode(Console.exitCode(for: error))
     }
+    // A terminal the browser cannot drive (TERM=dumb, unset, unknown) is said in one line, before
+    // anything is written to it.
+    do { _ = try NCursesTerminal.checkTerminal() } catch {
+      Console.err(error.description)
+      throw ExitCode(1)
+    }
     let domain = launch.domain
     let start: FolderLocation
     if let folder = launch.folder {
@@ -126,9 +132,8 @@ struct BrowseCommand: AsyncParsableCommand {
     state.height = size.height
     state.ascii = ascii || !utf8
     state.customActions = services.customActionEntries()
-    let (keyMap, problems) = KeyMap.standard.overridden(by: context.configuration.keyBindings)
-    state.keyMap = keyMap
-    if let p = problems.first { state.message = StatusMessage("config.toml: " + TerminalText.escape(p), isError: true) }
+    // Checked when the configuration was loaded (FolioConfiguration.loadChecked).
+    state.keyMap = KeyMap.standard.overridden(by: context.configuration.keyBindings).0
     let app = BrowserApp(
       state: state, terminal: terminal, services: services, prefetched: firstPage.map { (domain.identifier, $0) })
     // The engine starts beside the UI (it tidies after a crash first): uploads left by an earlier
@@ -148,7 +153,7 @@ struct BrowseCommand: AsyncParsableCommand {
   func prepare() async -> Result<Launch, ProviderError> {
     do throws(ProviderError) {
       let paths = FolioPaths.current
-      let configuration = try FolioConfiguration.load(paths: paths)
+      let configuration = try FolioConfiguration.loadChecked(paths: paths)
       let index = Task.detached { () -> Result<WorkingSetIndex, ProviderError> in
         do throws(ProviderError) { return .success(try WorkingSetIndex.open(at: paths.indexFile)) } catch {
           return .failure(error)
@@ -164,7 +169,7 @@ struct BrowseCommand: AsyncParsableCommand {
           var found = try await domain.provider.item(at: path)
           if !found.isFolder { found = try await domain.provider.item(at: found.path.parent) }
           folder = found
-        } catch where !domain.isLocal && [.notAuthenticated, .serverUnreachable, .serverBusy].contains(error.code) {
+        } catch where domain.isSynced && [.notAuthenticated, .serverUnreachable, .serverBusy].contains(error.code) {
           // The UI opens on it anyway: its first listing asks for the sign-in (or shows why the
           // server cannot answer), and the rest of Folio stays usable meanwhile.
           folder = nil

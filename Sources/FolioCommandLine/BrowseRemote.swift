@@ -17,8 +17,8 @@ enum BrowseRemote {
     let users = configuredUsers(configuration)
     return RemoteHooks(
       status: { id in
-        guard let provider = registry.domain(id)?.provider as? FolioServerProvider else { return nil }
-        return status(await provider.status())
+        guard let provider = registry.domain(id)?.provider as? any AccountStatusProviding else { return nil }
+        return status(await provider.accountStatus())
       },
       saveSecret: { (id: DomainIdentifier, user: String, secret: String) throws(ProviderError) -> String? in
         // The credentials file holds a password for the user config.toml names; a person who
@@ -28,16 +28,6 @@ enum BrowseRemote {
         }
         try store.setSecret(secret, for: id)
         return nil
-      },
-      resolveConflict: { (id: DomainIdentifier, copy: ItemIdentifier, choice: ConflictResolution) throws(ProviderError) -> Item? in
-        guard let provider = registry.domain(id)?.provider as? FolioServerProvider else { return nil }
-        let keep: ResolveConflictRequest.Keep
-        switch choice {
-        case .keepMine: keep = .copy
-        case .keepTheirs: keep = .original
-        case .keepBoth: keep = .both
-        }
-        return try await provider.resolveConflict(copy: copy, keep: keep)
       })
   }
 
@@ -64,7 +54,7 @@ enum BrowseRemote {
     }
   }
 
-  static func status(_ s: ServerStatus) -> LocationStatus {
+  static func status(_ s: AccountStatus) -> LocationStatus {
     switch s {
     case .online: return .online
     case .overQuota: return .overQuota
@@ -78,7 +68,7 @@ enum BrowseRemote {
   static func engine(registry: DomainRegistry, index: WorkingSetIndex, configuration: FolioConfiguration, paths: FolioPaths)
     -> SyncEngine?
   {
-    guard registry.domains.contains(where: { !$0.isLocal }) else { return nil }
+    guard registry.domains.contains(where: { $0.isSynced }) else { return nil }
     return SyncEngine(
       registry: registry, index: index, contentRoot: paths.contentCache, cacheBudget: configuration.cacheBudgetBytes)
   }

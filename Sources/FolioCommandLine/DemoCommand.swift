@@ -3,6 +3,7 @@ import FolioConfig
 import FolioServer
 import Foundation
 import ProviderAPI
+import TerminalBackend
 
 #if canImport(Glibc)
   import Glibc
@@ -42,6 +43,12 @@ struct DemoCommand: AsyncParsableCommand {
   @MainActor
   func run() async throws {
     if let janitor { DemoJanitor.run(janitor) }
+    // Before the server starts and stderr goes to its log: a terminal the UI cannot use is said
+    // here, on the terminal, at once.
+    do { _ = try NCursesTerminal.checkTerminal() } catch {
+      Console.err(error.description)
+      throw ExitCode(1)
+    }
     let temp = URL(fileURLWithPath: NSTemporaryDirectory()).standardizedFileURL.path
     var template = Array("\(temp)/\(DemoJanitor.prefix)XXXXXX".utf8CString)
     guard let made = mkdtemp(&template) else {

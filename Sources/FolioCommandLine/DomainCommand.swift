@@ -4,16 +4,19 @@ import FolioServerProvider
 import Foundation
 import ProviderAPI
 import ProviderCore
+import SFTPProvider
 import WorkingSetIndex
 
 /// `folio domain`: add, list, sign in to and remove locations on servers.
 struct DomainCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "domain",
-    abstract: "Add, list, sign in to or remove a location on a Folio server.",
+    abstract: "Add, list, sign in to or remove a location on a Folio server or an SSH host.",
     discussion: """
       folio domain add NAME --server URL --user USER [--ca-file PEM]
                        [--password-stdin]
+      folio domain add NAME --sftp HOST [--port N] [--path /remote/folder]
+                       [--ssh-config FILE]
       folio domain login NAME [--password-stdin]
       folio domain list [--json]
       folio domain remove NAME [--keep-unsynced | --keep-downloaded]
@@ -43,12 +46,19 @@ private func checkSignIn(
 struct DomainAddCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "add",
-    abstract: "Add a Folio server location: sign in once, then save it in config.toml and its password.")
+    abstract: "Add a Folio server location (sign in once, then save it in config.toml and its password) or an SSH host's folder (--sftp).",
+    discussion: "With --sftp, HOST is anything ssh takes (an alias of ~/.ssh/config, user@host): Folio runs your own ssh, so your keys, agent, ~/.ssh/config and known_hosts work as they do for you. It connects once, asking on this terminal for what ssh asks (a password, a passphrase, an unknown host key, shown with its fingerprint: type yes only if you know it), then saves [[domain]] type = \"sftp\". Tags and favorites of its items are kept on this computer.")
 
   @Argument(help: "The location's name: letters, digits, '-', '_' or '.' (NAME:/path on the command line).")
   var name: String
-  @Option(help: "The server: http(s)://host:port, or host:port.") var server: String
-  @Option(help: "The user name on the server.") var user: String
+  @Option(help: "The server: http(s)://host:port, or host:port.") var server: String?
+  @Option(help: "The user name on the server.") var user: String?
+  @Option(help: ArgumentHelp("An SSH host (as ssh takes it) whose folder becomes the location.", valueName: "HOST"))
+  var sftp: String?
+  @Option(parsing: .unconditional, help: "With --sftp: the SSH port (default: ssh's).") var port: Int?
+  @Option(help: ArgumentHelp("With --sftp: the remote folder (default: the login's home).", valueName: "PATH")) var path: String?
+  @Option(help: ArgumentHelp("With --sftp: an ssh configuration file, passed as ssh -F.", valueName: "FILE"))
+  var sshConfig: String?
   @Option(help: "What the sidebar calls it (default: the name).") var displayName: String?
   @Option(
     help: ArgumentHelp(
@@ -56,6 +66,18 @@ struct DomainAddCommand: AsyncParsableCommand {
       valueName: "PEM"))
   var caFile: String?
   @Flag(help: "Read the password from the first line of standard input instead of asking.") var passwordStdin = false
+
+  func validate() throws {
+    if sftp == nil {
+      guard server != nil, user != nil else { throw ValidationError("give --server URL and --user USER, or --sftp HOST") }
+      if port != nil || path != nil || sshConfig != nil { throw ValidationError("--port, --path and --ssh-config go with --sftp") }
+    } else {
+      if server != nil || user != nil || caFile != nil || passwordStdin {
+        throw ValidationError("--sftp takes no --server, --user, --ca-file or --password-stdin: ssh signs in")
+      }
+      if let port, !(1...65535).contains(port) { throw ValidationError("--port must be from 1 to 65535") }
+    }
+  }
 
   func run() async throws {
     try await runReporting { () async throws(ProviderError) in
@@ -70,6 +92,11 @@ struct DomainAddCommand: AsyncParsableCommand {
           .filenameCollision,
           "a location named '\(id)' already exists: sign in again with `folio domain login \(id)`, or remove it first")
       }
+      if let sftp {
+        try await addSFTP(id, host: sftp, text: text, file: file, paths: paths)
+        return
+      }
+      guard let server, let user else { return }
       let url = try RemoteDomains.serverURL(server)
       if caFile != nil && url.scheme == "http" {
         throw ProviderError(
@@ -96,6 +123,30 @@ struct DomainAddCommand: AsyncParsableCommand {
   }
 }
 
+extension DomainAddCommand {
+  /// Connects once (ssh asks on this terminal), checks the folder, then saves the location.
+  func addSFTP(_ id: DomainIdentifier, host: String, text: String, file: URL, paths: FolioPaths) async throws(ProviderError) {
+    var settings = [("host", host)]
+    if let port { settings.append(("port", String(port))) }
+    if let path { settings.append(("path", path)) }
+    if let sshConfig {
+      let absolute = sshConfig.hasPrefix("/") ? sshConfig : FileManager.default.currentDirectoryPath + "/" + sshConfig
+      settings.append(("ssh_config", absolute))
+    }
+    let updated = try DomainConfigEditor.adding(
+      name: id, type: "sftp", settings: settings, displayName: displayName, to: text, file: file.path, paths: paths)
+    let config = try FolioConfiguration.parse(updated, file: file.path, paths: paths).domains.first { $0.identifier == id }
+    guard let config, let provider = try RemoteDomains.sftpProvider(for: config, prompts: SSHPrompts.terminal) else {
+      throw ProviderError(.badConfig, "the location '\(id)' could not be made")
+    }
+    let root = try await provider.item(at: .root)
+    guard root.isFolder else { throw ProviderError(.invalidArgument, "\(TerminalText.escape(path ?? "~")) on \(TerminalText.escape(host)) is not a folder") }
+    let folder = (try? await provider.remoteRoot()).map { TerminalText.escape(bytes: $0) } ?? TerminalText.escape(path ?? "~")
+    try DomainConfigEditor.write(updated, to: file)
+    Console.out("added '\(id)': \(folder) on \(TerminalText.escape(host)) over ssh (browse it with: folio ls \(id):/)")
+  }
+}
+
 struct DomainLoginCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "login", abstract: "Sign in to a Folio server location again and save the new password.")
@@ -107,11 +158,11 @@ struct DomainLoginCommand: AsyncParsableCommand {
     try await runReporting { () async throws(ProviderError) in
       let paths = FolioPaths.current
       let id = try DomainIdentifier(name)
-      let configuration = try FolioConfiguration.load(paths: paths)
+      let configuration = try FolioConfiguration.loadChecked(paths: paths)
       guard let config = configuration.domains.first(where: { $0.identifier == id }) else {
         throw ProviderError(.noSuchItem, "no location named '\(id)' (add one with `folio domain add`)")
       }
-      guard let provider = try RemoteDomains.provider(for: config, paths: paths) else {
+      guard let provider = try RemoteDomains.folioProvider(for: config, paths: paths) else {
         throw ProviderError(.invalidArgument, "'\(id)' is not a Folio server location: there is nothing to sign in to")
       }
       let user = provider.account.user
@@ -155,10 +206,10 @@ struct DomainListCommand: AsyncParsableCommand {
         entries.append(Self.entry(config))
       }
       // The servers are asked side by side: one that is down costs its timeout once, not per line.
-      let providers = context.registry.domains.compactMap { $0.provider as? FolioServerProvider }
-      let states = await withTaskGroup(of: (String, ServerStatus).self) { group in
-        for p in providers { group.addTask { (p.domain.rawValue, await p.status()) } }
-        var out: [String: ServerStatus] = [:]
+      let providers = context.registry.domains.compactMap { $0.provider as? any AccountStatusProviding }
+      let states = await withTaskGroup(of: (String, AccountStatus).self) { group in
+        for p in providers { group.addTask { (p.domain.rawValue, await p.accountStatus()) } }
+        var out: [String: AccountStatus] = [:]
         for await (name, status) in group { out[name] = status }
         return out
       }
@@ -174,7 +225,12 @@ struct DomainListCommand: AsyncParsableCommand {
         var state = e.state
         if let n = e.syncing { state += ", syncing \(n)" }
         var place = e.root.map { TerminalText.escape($0) } ?? ""
-        if let server = e.server { place = "\(TerminalText.escape(e.user ?? "?")) on \(TerminalText.escape(server))" }
+        if let server = e.server {
+          place =
+            e.type == "sftp"
+            ? TerminalText.escape(server) + ":" + (e.root.map { TerminalText.escape($0) } ?? "~")
+            : "\(TerminalText.escape(e.user ?? "?")) on \(TerminalText.escape(server))"
+        }
         if let used = e.usedBytes { place += " (\(HumanFormat.size(used))" + (e.quotaBytes.map { " of \(HumanFormat.size($0))" } ?? "") + ")" }
         if let detail = e.detail { place += ": " + detail }
         Console.out(
@@ -191,15 +247,18 @@ struct DomainListCommand: AsyncParsableCommand {
       e.root = root
     case .remote(let type, let settings):
       e.type = type
-      e.server = settings["server"] ?? settings["url"]
+      e.server = settings["server"] ?? settings["url"] ?? settings["host"]
       e.user = settings["user"]
-      e.state = type == "folio" ? "error" : "unsupported"
-      if type != "folio" { e.detail = "this build of Folio does not serve \(type) locations yet" }
+      e.root = type == "sftp" ? settings["path"] : nil
+      let served = ["folio", "sftp"].contains(type)
+      e.state = served ? "error" : "unsupported"
+      if !served { e.detail = "this build of Folio does not serve \(type) locations yet" }
+      if type == "sftp" { e.detail = "no trash on an SSH host: deleting is for good" }
     }
     return e
   }
 
-  static func apply(_ status: ServerStatus, to e: inout Entry) {
+  static func apply(_ status: AccountStatus, to e: inout Entry) {
     switch status {
     case .online(let used, let quota):
       e.state = "online"

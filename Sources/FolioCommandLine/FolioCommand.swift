@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ProviderAPI
+import SFTPClient
 
 /// `folio`: a Files app for the terminal. The subcommands are the command-line services: the same
 /// engine and index the terminal UI uses, for scripts and quick jobs.
@@ -36,6 +37,12 @@ extension FolioCommand {
   /// ArgumentParser's own `main()` exits with 64 (`EX_USAGE`) on a usage error; Folio documents 2,
   /// as most command-line tools use, so the parse and the exit are spelled out here.
   public static func start() async {
+    // Run by ssh as its SSH_ASKPASS (an SFTP location's prompts): relay the prompt to the Folio
+    // process that started ssh, whose own prompt asks the person; print the answer for ssh.
+    let environment = ProcessInfo.processInfo.environment
+    if environment[AskpassWire.modeVariable] == "1", environment[AskpassWire.socketVariable] != nil {
+      Foundation.exit(AskpassHelper.run(arguments: RawArguments.raw, environment: environment))
+    }
     do {
       var command = try parseAsRoot()
       if var asyncCommand = command as? any AsyncParsableCommand {
@@ -48,13 +55,17 @@ extension FolioCommand {
     }
   }
 
-  /// Prints what ArgumentParser would print for `error` (help on stdout, errors on stderr) and
-  /// exits with Folio's code for it.
+  /// Prints what ArgumentParser would print for `error` (help on stdout) and exits with Folio's
+  /// code for it; a usage error is one line, `folio: …` and where the help is, as every other error.
   ///
   /// A usage error quotes the argument it rejects, and that argument may be a file name from a
   /// glob (`folio info *` with a file named `-\e]0;…`): each line goes through the sanitiser.
   private static func finish(with error: any Error) -> Never {
     let code = exitCode(for: error)
+    if code == .validationFailure {
+      FileHandle.standardError.write(Data((usageLine(for: error) + "\n").utf8))
+      Foundation.exit(2)
+    }
     var message = fullMessage(for: error)
     if code != .success {
       message = message.split(separator: "\n", omittingEmptySubsequences: false)
@@ -64,6 +75,27 @@ extension FolioCommand {
       let handle = code == .success ? FileHandle.standardOutput : FileHandle.standardError
       handle.write(Data((message + "\n").utf8))
     }
-    Foundation.exit(code == .validationFailure ? 2 : code.rawValue)
+    Foundation.exit(code.rawValue)
+  }
+
+  /// `folio: missing expected argument '<item>' (see 'folio trash --help')`: ArgumentParser's
+  /// message without its "Error: " prefix, usage block and help excerpt, on one line.
+  static func usageLine(for error: any Error) -> String {
+    var text = message(for: error).split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+      .filter { !$0.isEmpty }.joined(separator: " ")
+    if text.hasPrefix("Error: ") { text.removeFirst("Error: ".count) }
+    // Folio's messages start in lower case; keep "URL" or "HOME" as they are.
+    if let first = text.first, first.isUppercase, text.dropFirst().first?.isLowercase == true {
+      text = first.lowercased() + text.dropFirst()
+    }
+    if text.isEmpty { text = "invalid arguments" }
+    // ArgumentParser's usage block ends with "  See 'folio ls --help' for more information.".
+    var help = "folio --help"
+    if let line = fullMessage(for: error).split(separator: "\n").last(where: { $0.contains("See '") }),
+      let start = line.range(of: "See '"), let end = line[start.upperBound...].firstIndex(of: "'")
+    {
+      help = String(line[start.upperBound..<end])
+    }
+    return "folio: " + TerminalText.escape(text) + " (see '" + TerminalText.escape(help) + "')"
   }
 }

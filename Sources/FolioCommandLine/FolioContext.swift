@@ -18,7 +18,7 @@ struct FolioContext: Sendable {
 
   static func make() throws(ProviderError) -> FolioContext {
     let paths = FolioPaths.current
-    let configuration = try FolioConfiguration.load(paths: paths)
+    let configuration = try FolioConfiguration.loadChecked(paths: paths)
     let index = try WorkingSetIndex.open(at: paths.indexFile)
     return try make(paths: paths, configuration: configuration, registry: makeRegistry(configuration), index: index)
   }
@@ -30,7 +30,7 @@ struct FolioContext: Sendable {
   ) -> FolioContext {
     FolioContext(
       paths: paths, configuration: configuration, index: index, registry: registry,
-      items: ItemService(registry: registry, index: index), actions: ActionRunner(userActions: configuration.actions),
+      items: ItemService(registry: registry, index: index, contentRoot: paths.contentCache), actions: ActionRunner(userActions: configuration.actions),
       openers: OpenerResolver(rules: configuration.openers))
   }
 
@@ -70,7 +70,7 @@ struct FolioContext: Sendable {
     if let configured = configuration.domains.first(where: { $0.identifier == id }), case .remote(let type, _) = configured.kind {
       throw ProviderError(
         .featureUnsupported,
-        "the location '\(id)' is a \(type) location; this build of Folio serves local and folio locations only")
+        "the location '\(id)' is a \(type) location; this build of Folio serves local, folio and sftp locations only")
     }
     let known = registry.domains.map(\.identifier.rawValue).joined(separator: ", ")
     throw ProviderError(

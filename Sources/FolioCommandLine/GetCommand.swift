@@ -25,7 +25,7 @@ struct GetCommand: AsyncParsableCommand {
       let (domain, it) = try await context.resolve(item, offline: true)
       guard !it.isFolder else { throw ProviderError(.invalidArgument, "\(it.path.displayString) is a folder") }
       let source: URL
-      if domain.isLocal {
+      if domain.hasDirectContent {
         guard destination != nil else {
           Console.err("\(it.path.displayString) is on this computer: there is nothing to download")
           return
@@ -45,23 +45,45 @@ struct GetCommand: AsyncParsableCommand {
         if destination == nil { Console.out(TerminalText.escape(source.path)) }
       }
       if let destination {
-        let target = try Self.target(destination, name: it.filename)
-        try await ContentStore.export(source, to: target)
-        Console.out(TerminalText.escape(target.path))
+        let target = try Self.target(ItemPath(bytes: RawArguments.bytes(of: destination)), name: it.filename)
+        try await Self.export(source, to: target)
+        Console.out(target.displayString)
       }
     }
   }
 
-  /// DEST itself, or DEST/NAME when DEST is a folder. An existing file is refused.
-  static func target(_ destination: String, name: ItemName) throws(ProviderError) -> URL {
-    var url = URL(fileURLWithPath: destination)
-    var isFolder: ObjCBool = false
-    if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue {
-      url = url.appendingPathComponent(String(decoding: name.bytes, as: UTF8.self), isDirectory: false)
+  /// DEST itself, or DEST/NAME when DEST is a folder. An existing file is refused. Bytes end to
+  /// end: a name that is not valid UTF-8 arrives as it is (a URL made it U+FFFD).
+  static func target(_ destination: ItemPath, name: ItemName) throws(ProviderError) -> ItemPath {
+    var target = destination
+    var st = stat()
+    if destination.withCString({ stat($0, &st) }) == 0, (st.st_mode & S_IFMT) == S_IFDIR {
+      target = destination.appending(name)
     }
-    if FileManager.default.fileExists(atPath: url.path) {
-      throw ProviderError(.filenameCollision, "\(TerminalText.escape(url.path)) already exists; it was not replaced")
+    if target.withCString({ lstat($0, &st) }) == 0 {
+      throw ProviderError(.filenameCollision, "\(target.displayString) already exists; it was not replaced")
     }
-    return url
+    return target
+  }
+
+  /// Copies durably under a temporary ASCII name beside the target (`ContentStore.export`), then
+  /// gives it the target's exact bytes with a hard link, which never replaces a file that appeared
+  /// meanwhile (a rename where links are not to be had, after a last look).
+  static func export(_ source: URL, to target: ItemPath) async throws(ProviderError) {
+    let folder = target.parent
+    let temporary = folder.appending(ItemName(".folio-get-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"))
+    try await ContentStore.export(source, to: URL(fileURLWithPath: temporary.lossyString))
+    defer { _ = temporary.withCString { unlink($0) } }
+    let linked = temporary.withCString { from in target.withCString { to in link(from, to) } }
+    if linked == 0 { return }
+    let e = errno
+    if e == EEXIST { throw ProviderError(.filenameCollision, "\(target.displayString) already exists; it was not replaced") }
+    var st = stat()
+    guard e == EPERM || e == ENOTSUP || e == EOPNOTSUPP, target.withCString({ lstat($0, &st) }) != 0 else {
+      throw ProviderError(.ioError, "cannot write \(target.displayString): \(String(cString: strerror(e)))")
+    }
+    guard temporary.withCString({ from in target.withCString { to in rename(from, to) } }) == 0 else {
+      throw ProviderError(.ioError, "cannot write \(target.displayString): \(String(cString: strerror(errno)))")
+    }
   }
 }

@@ -48,9 +48,14 @@ enum HumanFormat {
     return parts.isEmpty ? "" : "  " + parts.joined(separator: " ")
   }
 
-  /// One line of `folio ls`: size, modified, kind, name, marks.
+  /// One line of `folio ls`: size, modified, kind, name, marks. An item listed by name only (its
+  /// details could not be read) shows `?` for what is unknown, as `ls -l` does.
   static func line(_ item: Item) -> String {
-    pad(size(item.documentSize), 8, right: true) + "  " + date(item.contentModificationDate) + "  "
+    if item.metadataError != nil {
+      return pad("?", 8, right: true) + "  " + pad("?", 16) + "  " + pad(item.contentType.kindDescription, 14) + "  "
+        + listedName(item)
+    }
+    return pad(size(item.documentSize), 8, right: true) + "  " + date(item.contentModificationDate) + "  "
       + pad(item.contentType.kindDescription, 14) + "  " + listedName(item) + marks(item)
   }
 }

@@ -29,7 +29,18 @@ struct InfoCommand: AsyncParsableCommand {
       if let d = it.lastUsedDate { rows.append(("Last opened", HumanFormat.date(d))) }
       rows.append(("Tags", it.tags.isEmpty ? "none" : it.tags.map(TerminalText.escape).joined(separator: ", ")))
       rows.append(("Favorite", it.isFavorite ? "yes" : "no"))
-      if let t = it.symlinkTargetPath { rows.append(("Points to", t.displayString)) }
+      if let t = it.symlinkTargetPath {
+        rows.append(("Points to", t.displayString))
+        // On this computer, where it leads (stat follows the link), as the browser's Info says.
+        if domain.hasDirectContent {
+          var st = stat()
+          if it.path.withCString({ stat($0, &st) }) != 0 {
+            rows.append(("Link", errno == ELOOP ? "broken: a loop of links" : "broken: its target is missing"))
+          } else if (st.st_mode & S_IFMT) == S_IFDIR {
+            rows.append(("Link", "to a folder"))
+          }
+        }
+      }
       if let o = it.originalPath { rows.append(("Original place", o.displayString)) }
       if let d = it.trashedDate { rows.append(("Deleted", HumanFormat.date(d))) }
       if let p = it.posixPermissions { rows.append(("Permissions", String(p, radix: 8))) }

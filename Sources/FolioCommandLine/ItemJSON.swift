@@ -28,6 +28,10 @@ struct ItemJSON: Encodable {
   var permissions: String?
   var decorations: [String]?
   var userInfo: [String: String]?
+  /// Why the item is listed by name only (``Item/metadataError``); absent otherwise.
+  var error: String?
+  /// Recents and search: true for an entry whose item can no longer be found (absent otherwise).
+  var missing: Bool?
   /// Recents and search print `lastUsed` always (`null` for an item never opened, such as one
   /// only tagged): it is the field those listings are ordered by.
   var alwaysHasLastUsed = false
@@ -58,6 +62,7 @@ struct ItemJSON: Encodable {
     originalPath = item.originalPath.map { text($0).0 }
     trashed = item.trashedDate.map(Self.dateFormatter.string)
     symlinkTarget = item.symlinkTargetPath.map { text($0).0 }
+    error = item.metadataError?.message
     if detailed {
       capabilities = item.capabilities.names
       version = item.version.displayString
@@ -70,6 +75,7 @@ struct ItemJSON: Encodable {
   private enum CodingKeys: String, CodingKey {
     case id, name, nameBytes, path, pathBytes, location, kind, contentType, size, modified, created, tags, favorite
     case lastUsed, originalPath, trashed, symlinkTarget, capabilities, version, permissions, decorations, userInfo
+    case error, missing
   }
 
   /// The fields every item carries are always present, `null` when unknown (a folder's size), so
@@ -103,6 +109,8 @@ struct ItemJSON: Encodable {
     try c.encodeIfPresent(permissions, forKey: .permissions)
     try c.encodeIfPresent(decorations, forKey: .decorations)
     try c.encodeIfPresent(userInfo, forKey: .userInfo)
+    try c.encodeIfPresent(error, forKey: .error)
+    try c.encodeIfPresent(missing, forKey: .missing)
   }
 
   static func encode<T: Encodable>(_ value: T) -> String {

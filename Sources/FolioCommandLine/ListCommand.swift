@@ -12,7 +12,7 @@ struct ListCommand: AsyncParsableCommand {
   @Flag(help: "Reverse the order.") var reverse = false
   @Flag(name: .shortAndLong, help: "Include hidden items (names starting with '.').") var all = false
   @Flag(inversion: .prefixedNo, help: "List folders before files.") var foldersFirst = true
-  @Option(help: "Print at most N items.") var limit: Int?
+  @Option(parsing: .unconditional, help: "Print at most N items.") var limit: Int?
   @Flag(help: "Print JSON.") var json = false
 
   func validate() throws {
@@ -47,6 +47,15 @@ struct ListCommand: AsyncParsableCommand {
     let ticket = await service.open(request, on: domain.provider, watch: false)
     let max = limit ?? Int.max
     var printed = 0
+    // Entries listed by name only: the listing is incomplete, and the exit status says so.
+    var unreadable = 0
+    var firstUnreadable: ProviderError?
+    /// Thrown once everything readable is printed.
+    func incomplete() -> ProviderError? {
+      guard let e = firstUnreadable else { return nil }
+      let what = unreadable == 1 ? "1 item" : "\(unreadable) items"
+      return ProviderError(e.code, "\(what) of \(folder.path.displayString) listed by name only: \(e.message)", underlying: e.underlying)
+    }
     var first = true
     var showedProgress = false
     if max == 0 {
@@ -69,11 +78,17 @@ struct ListCommand: AsyncParsableCommand {
         }
         let take = Array(items.prefix(max - printed))
         printed += take.count
+        for item in take {
+          guard let e = item.metadataError else { continue }
+          unreadable += 1
+          if firstUnreadable == nil { firstUnreadable = e }
+        }
         let done = complete || printed >= max
         print(context.items.annotate(take, domain: domain.identifier), domain: domain, context: context, first: first, last: done)
         first = false
         if done {
           await service.shutdown()
+          if let error = incomplete() { throw error }
           return
         }
       case .failed(_, let error):

@@ -24,11 +24,14 @@ struct OpenCommand: AsyncParsableCommand {
       let (domain, it) = try await context.resolve(item, offline: true)
       // An opener gets a local path: a server location's file is downloaded first (or its cached
       // copy used), the opener gets that copy, and its edits are uploaded when it returns.
-      let remote = domain.isLocal ? nil : try await RemoteOpen.materialize(it, in: domain, context: context)
+      // A broken link, a loop of links, a FIFO or a device: say why instead of starting an opener
+      // that fails or waits forever.
+      if domain.hasDirectContent, let refusal = OpenCheck.refusal(for: it, withProgram: false) { throw refusal }
+      let remote = domain.hasDirectContent ? nil : try await RemoteOpen.materialize(it, in: domain, context: context)
       let argv = try context.openers.argv(for: remote?.local ?? it)
       let outcome = try await ProgramRunner.run(argv)
-      // Started is enough to count as used: the person asked for the item.
-      try context.items.recordOpen(it, in: domain)
+      // Only what was opened belongs in Recents: an opener that failed did not open it.
+      if outcome.succeeded { try context.items.recordOpen(it, in: domain) }
       if let remote, let unsent = try await remote.finish() {
         Console.err(unsent)
         leftQueued = true

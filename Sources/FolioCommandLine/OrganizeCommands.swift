@@ -38,7 +38,7 @@ func destinationFolder(
   guard folder.isFolder else { throw ProviderError(.invalidArgument, "\(folder.path.displayString) is not a folder") }
   var names = Set<ItemName>()
   for (d, item) in sources {
-    guard d.identifier == domain.identifier || (d.isLocal && domain.isLocal) else {
+    guard d.identifier == domain.identifier || (d.localRoot != nil && domain.localRoot != nil) else {
       throw ProviderError(.featureUnsupported, "cannot \(verb) between locations '\(d.identifier)' and '\(domain.identifier)' yet")
     }
     guard names.insert(item.filename).inserted else {
@@ -139,9 +139,11 @@ struct MakeFolderCommand: AsyncParsableCommand {
 struct RemoveCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "rm",
-    abstract: "Move items to Recently Deleted (the freedesktop Trash, shared with trash-cli and desktops).")
+    abstract: "Move items to Recently Deleted (the freedesktop Trash, shared with trash-cli and desktops).",
+    discussion: "A location without a trash (an SSH host) refuses unless --permanently says the items go for good.")
 
   @Argument(help: "The items: paths or NAME:/path.") var items: [String]
+  @Flag(help: "Delete for good, without a trash (folders with what they hold).") var permanently = false
 
   func run() async throws {
     try await runReporting { () async throws(ProviderError) in
@@ -149,7 +151,17 @@ struct RemoveCommand: AsyncParsableCommand {
       let sources = try await resolveAll(items, context: context)
       var tally = FailureTally(total: sources.count)
       for (domain, item) in sources {
-        do throws(ProviderError) { _ = try await context.items.trash(item, in: domain) } catch { tally.report(error) }
+        do throws(ProviderError) {
+          if permanently {
+            try await context.items.deleteForever(item, in: domain)
+          } else if !domain.traits.hasTrash {
+            throw ProviderError(
+              .featureUnsupported,
+              "\(TerminalText.escape(domain.displayName)) has no trash: `folio rm --permanently` deletes \(item.filename.displayString) for good")
+          } else {
+            _ = try await context.items.trash(item, in: domain)
+          }
+        } catch { tally.report(error) }
       }
       try tally.finish("some items were not deleted")
     }

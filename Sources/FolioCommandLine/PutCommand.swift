@@ -15,7 +15,9 @@ struct PutCommand: AsyncParsableCommand {
     discussion: """
       Prints "queued NAME" once a file is staged and journaled, then uploads it (progress on \
       stderr when it is a terminal) and prints "uploaded NAME". A name already taken in the \
-      folder becomes "NAME 2". With --queue-only nothing is sent now: `folio sync` sends it.
+      folder becomes "NAME 2", unless that file already holds the same bytes: then "up to date \
+      NAME" is printed and nothing is queued. With --queue-only nothing is sent now: `folio sync` \
+      sends it.
 
       Exits 0 when every file was uploaded, 75 when every file is queued but some could not be \
       sent now (offline, signed out, out of quota: nothing is lost, `folio sync` sends them), 1 \
@@ -34,7 +36,7 @@ struct PutCommand: AsyncParsableCommand {
     try await runReporting { () async throws(ProviderError) in
       let context = try FolioContext.make()
       let (domain, folder) = try await context.resolve(arguments.last!, offline: true)
-      if domain.isLocal {
+      if domain.hasDirectContent {
         throw ProviderError(
           .featureUnsupported, "\(folder.path.displayString) is on this computer: copy with `folio cp` instead")
       }
@@ -43,7 +45,7 @@ struct PutCommand: AsyncParsableCommand {
       for argument in arguments.dropLast() {
         let address = try ItemAddress.parse(RawArguments.bytes(of: argument), currentDirectory: ItemAddress.currentDirectory)
         let from = try context.domain(for: address)
-        guard from.isLocal else {
+        guard from.hasDirectContent else {
           throw ProviderError(.featureUnsupported, "\(TerminalText.escape(argument)) is not a file on this computer")
         }
         sources.append(context.path(for: address, in: from))
@@ -53,9 +55,14 @@ struct PutCommand: AsyncParsableCommand {
       var tally = FailureTally(total: sources.count)
       for source in sources {
         do throws(ProviderError) {
-          let id = try await engine.put(source, into: folder, in: domain)
-          queued.append((id, source))
-          Console.out("queued \(source.lastComponent?.displayString ?? source.displayString)")
+          switch try await engine.putUnlessPresent(source, into: folder, in: domain) {
+          case .queued(let id):
+            queued.append((id, source))
+            Console.out("queued \(source.lastComponent?.displayString ?? source.displayString)")
+          case .alreadyThere(let item):
+            Console.out(
+              "up to date \(context.locationName(domain)):\(item.path.displayString) (the server has these bytes; nothing was sent)")
+          }
         } catch {
           tally.report(error)
         }

@@ -2,8 +2,11 @@ import FolioConfig
 import FolioServerProvider
 import Foundation
 import ProviderAPI
+import SFTPClient
+import SFTPProvider
 
-/// Builds the providers of remote `[[domain]]`s: today `type = "folio"`, a FolioServer account.
+/// Builds the providers of remote `[[domain]]`s: `type = "folio"`, a FolioServer account, and
+/// `type = "sftp"`, a folder on an SSH host reached through the user's own ssh.
 ///
 /// The password is looked for only when the provider has to sign in, in this order: the
 /// credentials file (``CredentialsStore``), then the domain's `password_command`. Neither is read
@@ -15,7 +18,47 @@ enum RemoteDomains {
   }
 
   /// The provider of a remote domain, or nil for a type this build does not serve.
+  ///
+  /// - Parameter signInHint: The command line (true) asks an SFTP host's prompts on the terminal;
+  ///   the browser, which owns the terminal, answers with a saved password or refuses.
   static func provider(
+    for config: DomainConfig, paths: FolioPaths, signInHint withHint: Bool = true
+  ) throws(ProviderError) -> (any Provider)? {
+    guard case .remote(let type, let settings) = config.kind else { return nil }
+    switch type {
+    case "folio": return try folioProvider(for: config, paths: paths, signInHint: withHint)
+    case "sftp":
+      return try sftpProvider(
+        for: config, prompts: withHint ? SSHPrompts.terminal : SSHPrompts.stored(config.identifier, paths: paths))
+    default:
+      _ = settings
+      return nil
+    }
+  }
+
+  /// A `[[domain]] type = "sftp"`: `host` (anything ssh takes: an alias of ~/.ssh/config,
+  /// user@host), and optionally `port`, `path` (the remote folder; default the login's home) and
+  /// `ssh_config` (passed as `ssh -F`).
+  static func sftpProvider(for config: DomainConfig, prompts: SSHPromptHandler?) throws(ProviderError) -> SFTPProvider? {
+    guard case .remote("sftp", let settings) = config.kind else { return nil }
+    let id = config.identifier
+    guard let host = settings["host"], !host.isEmpty else {
+      throw ProviderError(.badConfig, "the location '\(id)' has no host (add host = \"user@host\" to its [[domain]])")
+    }
+    var port: Int? = nil
+    if let text = settings["port"] {
+      guard let p = Int(text), (1...65535).contains(p) else {
+        throw ProviderError(.badConfig, "the location '\(id)' has port = \(TerminalText.escape(text)): a number from 1 to 65535")
+      }
+      port = p
+    }
+    return SFTPProvider(
+      domain: id, host: host, port: port, remotePath: settings["path"], sshConfigFile: settings["ssh_config"],
+      askpassProgram: SSHPrompts.askpassProgram, prompts: prompts)
+  }
+
+  /// A `[[domain]] type = "folio"`: an account on Folio's own server.
+  static func folioProvider(
     for config: DomainConfig, paths: FolioPaths, signInHint withHint: Bool = true
   ) throws(ProviderError) -> FolioServerProvider? {
     guard case .remote(let type, let settings) = config.kind, type == "folio" else { return nil }

@@ -19,7 +19,7 @@ struct AdminSeedCommand: AsyncParsableCommand {
 
   @OptionGroup var root: AdminRoot
   @Option(help: ArgumentHelp("The new folder's name, in the root.", valueName: "NAME")) var folder: String
-  @Option(help: ArgumentHelp("How many entries to create.", valueName: "N")) var entries: Int
+  @Option(parsing: .unconditional, help: ArgumentHelp("How many entries to create.", valueName: "N")) var entries: Int
   @Option(help: ArgumentHelp("The user who owns them.", valueName: "NAME")) var owner: String
 
   func validate() throws {

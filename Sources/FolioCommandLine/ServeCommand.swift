@@ -33,7 +33,7 @@ struct ServeRunCommand: AsyncParsableCommand {
 
   @Option(help: ArgumentHelp("The server's data folder (created if missing).", valueName: "DIR")) var root: String
   @Option(help: "The address to listen on.") var host = "127.0.0.1"
-  @Option(help: "The port; 0 picks a free one (printed on start).") var port = 8470
+  @Option(parsing: .unconditional, help: "The port; 0 picks a free one (printed on start).") var port = 8470
   @Option(help: ArgumentHelp("Users to add or update at start: lines name:password[:quota-bytes].", valueName: "FILE"))
   var users: String?
   @Option(name: .customLong("tls-cert"), help: ArgumentHelp("A PEM certificate chain: serve HTTPS.", valueName: "FILE"))
@@ -41,7 +41,7 @@ struct ServeRunCommand: AsyncParsableCommand {
   @Option(name: .customLong("tls-key"), help: ArgumentHelp("The PEM private key of --tls-cert.", valueName: "FILE"))
   var tlsKey: String?
   @Flag(help: "Accept /v1/_faults (fault injection, for tests only).") var faults = false
-  @Option(name: .customLong("token-lifetime"), help: ArgumentHelp("Seconds a sign-in token stays valid.", valueName: "S"))
+  @Option(name: .customLong("token-lifetime"), parsing: .unconditional, help: ArgumentHelp("Seconds a sign-in token stays valid.", valueName: "S"))
   var tokenLifetime: Double = 30 * 24 * 3600
 
   func validate() throws {
@@ -98,7 +98,11 @@ struct AdminUserCommand: AsyncParsableCommand {
     @Argument(help: "The user name: letters, digits, '.', '_', '-'.") var name: String
     @Flag(name: .customLong("password-stdin"), help: "Read the password from the first line of stdin.")
     var passwordStdin = false
-    @Option(help: ArgumentHelp("A quota in bytes.", valueName: "BYTES")) var quota: Int64?
+    @Option(parsing: .unconditional, help: ArgumentHelp("A quota in bytes.", valueName: "BYTES")) var quota: Int64?
+
+    func validate() throws {
+      if let quota, quota < 0 { throw ValidationError("--quota is a number of bytes, 0 or more") }
+    }
 
     func run() async throws {
       try await runReporting { () async throws(ProviderError) in

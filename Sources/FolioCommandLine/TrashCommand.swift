@@ -12,6 +12,9 @@ struct TrashCommand: AsyncParsableCommand {
     discussion: """
       folio trash                      list what was deleted, most recent first
       folio trash restore PATH...      put items back (PATH is where they were, or a trashed name)
+      folio trash restore --newest P   when several deleted items were at P, the last one deleted
+      A restore names what it put back; when several deleted items match, it lists them and \
+      restores nothing: give the one to restore as listed (its place in the trash, or its id).
       folio trash empty [--yes]        delete everything in it forever (asks on a terminal)
       A location's Recently Deleted: --location NAME, or NAME:/path for restore.
       """)
@@ -20,14 +23,18 @@ struct TrashCommand: AsyncParsableCommand {
   @Argument(help: "For restore: the original paths (or names) of the items.") var items: [String] = []
   @Option(help: "The location whose Recently Deleted to use (default: this computer).") var location: String?
   @Flag(help: "Don't ask before emptying.") var yes = false
+  @Flag(help: "For restore: when several deleted items match, take the one deleted last.") var newest = false
   @Flag(help: "Print JSON.") var json = false
 
   func validate() throws {
     if verb == .restore && items.isEmpty { throw ValidationError("restore needs at least one item") }
     if verb != .restore && !items.isEmpty { throw ValidationError("'\(verb.rawValue)' takes no items") }
+    if verb != .restore && newest { throw ValidationError("--newest goes with restore") }
   }
 
   func run() async throws {
+    // Set when a restore stopped at an argument that names several deleted items (already said).
+    var ambiguous = false
     try await runReporting { () async throws(ProviderError) in
       let context = try FolioContext.make()
       let domain = try self.domain(context)
@@ -47,11 +54,29 @@ struct TrashCommand: AsyncParsableCommand {
         let trashed = try await context.items.trashedItems(in: domain)
         var chosen: [Item] = []
         for argument in items {
-          chosen.append(try match(argument, in: trashed, exclude: chosen))
+          switch try match(argument, in: trashed, exclude: chosen) {
+          case .one(let item): chosen.append(item)
+          case .several(let hits, let what):
+            Console.err(
+              "\(hits.count) deleted items \(what); nothing was restored: name the one to restore as listed below"
+                + (newest ? " (the last ones were deleted in the same second)" : ", or add --newest"))
+            for item in hits {
+              FileHandle.standardError.write(
+                Data(
+                  ("  " + HumanFormat.date(item.trashedDate) + "  "
+                    + HumanFormat.pad(HumanFormat.size(item.documentSize), 8, right: true) + "  "
+                    + Self.choiceKey(item, among: trashed) + "\n").utf8))
+            }
+            ambiguous = true
+            return
+          }
         }
         var tally = FailureTally(total: chosen.count)
         for item in chosen {
-          do throws(ProviderError) { _ = try await context.items.restore(item, in: domain) } catch { tally.report(error) }
+          do throws(ProviderError) {
+            let restored = try await context.items.restore(item, in: domain)
+            Console.out("restored " + restored.path.displayString + (restored.isFolder ? "/" : ""))
+          } catch { tally.report(error) }
         }
         try tally.finish("some items were not restored")
       case .empty:
@@ -66,6 +91,7 @@ struct TrashCommand: AsyncParsableCommand {
         _ = try await context.items.emptyTrash(in: domain)
       }
     }
+    if ambiguous { throw ExitCode(1) }
   }
 
   /// The location: `--location`, else the one `restore`'s first argument names, else this computer.
@@ -77,23 +103,46 @@ struct TrashCommand: AsyncParsableCommand {
     return try context.domain(for: address)
   }
 
-  /// The trashed item an argument names: by original path (most recently deleted first), or by a
-  /// name that only one trashed item has.
-  private func match(_ argument: String, in trashed: [Item], exclude: [Item]) throws(ProviderError) -> Item {
+  /// What a restore argument names.
+  private enum Match {
+    case one(Item)
+    /// Several deleted items, most recently deleted first, and how they match ("were at /a/b").
+    case several([Item], String)
+  }
+
+  /// The trashed item an argument names: by its place in the trash, by original path, or by a
+  /// name. Several deleted items of one path (or name) are not chosen among silently — restoring
+  /// one would give back a version the person did not pick — unless `--newest` says which.
+  private func match(_ argument: String, in trashed: [Item], exclude: [Item]) throws(ProviderError) -> Match {
     let bytes = RawArguments.bytes(of: argument)
     let candidates = trashed.filter { t in !exclude.contains { $0.identifier == t.identifier } }
+    if let byKey = candidates.first(where: { Self.choiceKey($0, among: trashed) == argument }) { return .one(byKey) }
     let address = try ItemAddress.parse(bytes, currentDirectory: ItemAddress.currentDirectory)
-    if let hit = candidates.first(where: { $0.originalPath == address.path }) { return hit }
-    if !bytes.contains(0x2F) {
-      let byName = candidates.filter { $0.filename.bytes == bytes }
-      if byName.count == 1 { return byName[0] }
-      if byName.count > 1 {
-        throw ProviderError(
-          .invalidArgument,
-          "\(byName.count) deleted items are named '\(TerminalText.escape(bytes: bytes))': give the path they had")
-      }
+    var hits = candidates.filter { $0.originalPath == address.path }
+    var how = "were at \(address.path.displayString)"
+    if hits.isEmpty && !bytes.contains(0x2F) {
+      hits = candidates.filter { $0.filename.bytes == bytes }
+      how = "are named '\(TerminalText.escape(bytes: bytes))'"
     }
-    throw ProviderError(.noSuchItem, "nothing deleted from \(address.path.displayString) is in Recently Deleted")
+    guard let first = hits.first else {
+      throw ProviderError(.noSuchItem, "nothing deleted from \(address.path.displayString) is in Recently Deleted")
+    }
+    // `trashed` is ordered most recently deleted first; deletion times are to the second, so
+    // --newest picks only a last one that is alone in its second.
+    if hits.count == 1 || (newest && hits[1].trashedDate != first.trashedDate) { return .one(first) }
+    return .several(hits, how)
+  }
+
+  /// What names one deleted item among others of the same path: its place in the trash
+  /// (`~/.local/share/Trash/files/notes.txt_2`), where that differs from its original path and is
+  /// its own; else its identifier (a server's trash may keep the original path).
+  private static func choiceKey(_ item: Item, among trashed: [Item]) -> String {
+    if item.path != item.originalPath, trashed.count(where: { $0.path == item.path }) == 1,
+      let text = item.path.utf8String, TerminalText.escape(text) == text
+    {
+      return text
+    }
+    return TerminalText.escape(item.identifier.rawValue)
   }
 }
 
@@ -112,6 +161,8 @@ struct ActionsCommand: AsyncParsableCommand {
   }
 
   func run() async throws {
+    // Set when a restore stopped at an argument that names several deleted items (already said).
+    var ambiguous = false
     try await runReporting { () async throws(ProviderError) in
       let context = try FolioContext.make()
       let selection = try await resolveAll(items, context: context)
@@ -141,6 +192,8 @@ struct ActionCommand: AsyncParsableCommand {
   @Flag(help: "Don't ask, even when the action asks for confirmation.") var yes = false
 
   func run() async throws {
+    // Set when a restore stopped at an argument that names several deleted items (already said).
+    var ambiguous = false
     try await runReporting { () async throws(ProviderError) in
       let context = try FolioContext.make()
       let selection = try await resolveAll(items, context: context)
@@ -153,7 +206,7 @@ struct ActionCommand: AsyncParsableCommand {
       }
       // A user action's program gets local paths; a server location's paths are not local files
       // (`/notes.txt` on a server is not this machine's /notes.txt) until they are downloaded.
-      if case .user = action.source, !domain.isLocal {
+      if case .user = action.source, domain.isSynced {
         throw ProviderError(
           .featureUnsupported,
           "'\(TerminalText.escape(action.name))' runs a program on local files, and '\(domain.identifier)' is a server location")

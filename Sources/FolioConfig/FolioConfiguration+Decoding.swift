@@ -24,7 +24,10 @@ extension ConfigDecoder {
     for table in try arrayOfTables(root, "domain") {
       config.domains.append(try domain(table, after: config.domains))
     }
-    if let keys = root["keys"] { config.keyBindings = try keyBindings(keys) }
+    if let keys = root["keys"] {
+      config.keyBindings = try keyBindings(keys)
+      config.keyBindingSource = keyBindingSource(config.keyBindings)
+    }
     return config
   }
 
@@ -144,13 +147,19 @@ extension ConfigDecoder {
     }
     let common: [(String, KeyShape)] = [("name", .value), ("type", .value), ("display_name", .value)]
     let remoteKeys = ["server", "url", "user", "password_command", "tls_ca"]
-    let specific: [String] = type == "local" ? ["root"] : remoteKeys
+    // An SSH host: ssh signs in (keys, agent, ~/.ssh/config), so no user or password here.
+    let sftpKeys = ["host", "port", "path", "ssh_config"]
+    let specific: [String] = type == "local" ? ["root"] : type == "sftp" ? sftpKeys : remoteKeys
     try checkKeys(table, allowed: common + specific.map { ($0, .value) }) { key in
       if Self.secretKeys.contains(key.lowercased()) {
         return "secrets do not belong in config.toml: Folio asks for them and keeps them in "
           + self.paths.credentialsFile.path
       }
-      if type == "local" && remoteKeys.contains(key) || type != "local" && key == "root" {
+      // (Elsewhere an SFTP key such as `host` or `path` is an unknown key, which suggests the key
+      // meant: `server`, `root`.)
+      if type == "local" && remoteKeys.contains(key) || type != "local" && key == "root"
+        || type == "sftp" && remoteKeys.contains(key)
+      {
         return "not used by a domain of type \(Self.quote(type))"
       }
       return nil
@@ -190,10 +199,15 @@ extension ConfigDecoder {
         }
         passwordCommand = argv
       }
-      for key in specific where key != "password_command" {
+      // `port = 2222` (an integer) or a string of digits.
+      if type == "sftp", case .integer(let port)? = table["port"] {
+        guard (1...65535).contains(port) else { throw error(table.path(of: "port"), "must be from 1 to 65535") }
+        settings["port"] = String(port)
+      }
+      for key in specific where key != "password_command" && settings[key] == nil {
         if var value = try string(table, key) {
           if value.trimmingWhitespace().isEmpty { throw error(table.path(of: key), "must not be empty") }
-          if key == "tls_ca" {
+          if key == "tls_ca" || key == "ssh_config" {
             // The certificates to trust for https instead of the system's (a server's own).
             value = paths.expandingTilde(value)
             guard value.hasPrefix("/") else {
@@ -203,7 +217,12 @@ extension ConfigDecoder {
           settings[key] = value
         }
       }
-      if settings["server"] == nil && settings["url"] == nil {
+      if type == "sftp" {
+        if settings["host"] == nil { throw error(table.path, "missing key \"host\" (the SSH host, as ssh takes it)") }
+        if let port = settings["port"], Int(port).map({ (1...65535).contains($0) }) != true {
+          throw error(table.path(of: "port"), "\(Self.quote(port)) is not a port: a number from 1 to 65535")
+        }
+      } else if settings["server"] == nil && settings["url"] == nil {
         throw error(table.path, "missing key \"server\" or \"url\" (where the \(type) server is)")
       }
       kind = .remote(type: type, settings: settings)
@@ -247,5 +266,18 @@ extension ConfigDecoder {
       bindings[action] = keys
     }
     return bindings
+  }
+
+  /// The lines of the bindings, for the errors the key map finds in them.
+  func keyBindingSource(_ bindings: [String: [String]]) -> KeyBindingSource {
+    var source = KeyBindingSource(file: file)
+    for (command, keys) in bindings {
+      let path = "keys." + command
+      source.lines[command] = locator.line(of: path)
+      var lines: [String: Int] = [:]
+      for key in keys where lines[key] == nil { lines[key] = locator.line(of: path, containing: "\"" + key + "\"") }
+      source.keyLines[command] = lines
+    }
+    return source
   }
 }

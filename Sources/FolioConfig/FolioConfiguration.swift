@@ -27,8 +27,11 @@ public struct FolioConfiguration: Sendable, Equatable {
   /// Configured locations, besides the built-in local one.
   public var domains: [DomainConfig]
   /// Binding overrides: action name → key names (`"open" → ["enter", "l"]`). An empty list unbinds.
-  /// The names are checked by the key map, not here.
+  /// The names are checked by the key map, which reports what it refuses on the line
+  /// `keyBindingSource` gives.
   public var keyBindings: [String: [String]]
+  /// Where each binding was written, for the key map's errors.
+  public var keyBindingSource = KeyBindingSource()
 
   public static let defaultTheme = "default-dark"
   public static let defaultCacheBudgetBytes: Int64 = 10 << 30

@@ -29,6 +29,9 @@ public enum WireErrorCode: String, Sendable, CaseIterable {
   case noSuchItem, directoryNotEmpty, versionNoLongerAvailable, noPermission, invalidArgument
   /// The upload's bytes do not match its stated size or SHA-256: nothing was stored.
   case contentMismatch
+  /// The file is locked by another user: it refuses their content, renames and moves until
+  /// unlocked (sent as 423 Locked; the message names who holds the lock).
+  case locked
   case serverError
 
   public var httpStatus: Int {
@@ -36,6 +39,7 @@ public enum WireErrorCode: String, Sendable, CaseIterable {
     case .invalidArgument, .contentMismatch: 400
     case .notAuthenticated: 401
     case .noPermission: 403
+    case .locked: 423
     case .noSuchItem: 404
     case .filenameCollision, .directoryNotEmpty: 409
     case .syncAnchorExpired, .pageExpired, .versionNoLongerAvailable: 410

@@ -25,6 +25,9 @@ extension ItemRecord {
     if let lockedBy {
       userInfo["locked"] = .bool(true)
       userInfo["lockedBy"] = .string(lockedBy)
+      // Whether this user may release it (the locker, or the file's owner): the Unlock action is
+      // offered only then, never as a menu entry that can only fail.
+      userInfo["mayUnlock"] = .bool(lockedBy == user || owner == user)
       decorations.append("locked")
     }
     let shared = !owner.isEmpty && owner != user

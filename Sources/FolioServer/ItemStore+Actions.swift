@@ -15,13 +15,13 @@ extension ItemStore {
         if action == "lock" {
           if let locker = item.lockedBy {
             if locker == user { continue }
-            throw ServerError(.noPermission, "\(item.name) is locked by \(locker)")
+            throw ServerError(.locked, "\(item.name) is locked by \(locker)")
           }
           item.lockedBy = user
         } else {
           guard let locker = item.lockedBy else { continue }
           if locker != user, item.owner != user {
-            throw ServerError(.noPermission, "\(item.name) is locked by \(locker)")
+            throw ServerError(.locked, "\(item.name) is locked by \(locker)")
           }
           item.lockedBy = nil
         }

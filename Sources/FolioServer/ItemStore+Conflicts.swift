@@ -51,7 +51,7 @@ extension ItemStore {
       switch keep {
       case .copy:
         if let locker = original.lockedBy, locker != user {
-          throw ServerError(.noPermission, "\(original.name) is locked by \(locker)")
+          throw ServerError(.locked, "\(original.name) is locked by \(locker)")
         }
         let theirs = original
         let mine = copy

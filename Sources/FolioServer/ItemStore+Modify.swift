@@ -19,7 +19,7 @@ extension ItemStore {
         // A lock keeps the file where it is for everybody but its locker: a lock that stops
         // others' edits but lets them rename, move or delete the file locks nothing.
         if let locker = item.lockedBy, locker != user {
-          throw ServerError(.noPermission, "\(item.name) is locked by \(locker)")
+          throw ServerError(.locked, "\(item.name) is locked by \(locker)")
         }
         try Self.applyPlace(db, &item, name: newName, parent: change.parent)
         changed = true

@@ -79,7 +79,7 @@ extension ItemStore {
       let item = try ItemRecord.live(db, id: id)
       guard !item.isFolder else { throw ServerError.invalid("\(id) is a folder") }
       if let locker = item.lockedBy, locker != user {
-        throw ServerError(.noPermission, "\(item.name) is locked by \(locker)")
+        throw ServerError(.locked, "\(item.name) is locked by \(locker)")
       }
       if base == item.contentVersion {
         try Self.checkQuota(db, user: item.owner, extra: size - item.size)
@@ -99,7 +99,7 @@ extension ItemStore {
       var item = try ItemRecord.live(db, id: id)
       guard !item.isFolder else { throw ServerError.invalid("\(id) is a folder") }
       if let locker = item.lockedBy, locker != user {
-        throw ServerError(.noPermission, "\(item.name) is locked by \(locker)")
+        throw ServerError(.locked, "\(item.name) is locked by \(locker)")
       }
       let now = Date().timeIntervalSince1970
       if base == item.contentVersion {

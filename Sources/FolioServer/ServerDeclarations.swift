@@ -11,7 +11,7 @@ enum ServerDeclarations {
   static let response = DeclarationsResponse(
     actions: [
       .init(id: "lock", name: "Lock", rule: "isFolder == NO AND userInfo.locked != YES"),
-      .init(id: "unlock", name: "Unlock", rule: "isFolder == NO AND userInfo.locked == YES"),
+      .init(id: "unlock", name: "Unlock", rule: "isFolder == NO AND userInfo.mayUnlock == YES"),
     ],
     decorations: [
       .init(id: "locked", category: "badge", label: "Locked by %@", labelKey: "lockedBy", glyph: "🔒", asciiGlyph: "L"),

@@ -5,21 +5,7 @@ import NIOCore
 import NIOHTTP1
 import ProviderAPI
 
-/// How a FolioServer domain is doing, for `folio domain list` and the sidebar.
-public enum ServerStatus: Sendable, Equatable {
-  /// Signed in and under quota (`quotaBytes` nil: no quota).
-  case online(usedBytes: Int64, quotaBytes: Int64?)
-  /// Signed in, but the user's files fill the quota: uploads fail with `insufficientQuota`.
-  case overQuota(usedBytes: Int64, quotaBytes: Int64)
-  /// No password is known, or the server refused it.
-  case needsSignIn(String)
-  /// The server cannot be reached or is failing for now.
-  case offline(String)
-  /// Something else went wrong (an unreadable answer, a TLS failure).
-  case failed(ProviderError)
-}
-
-extension FolioServerProvider {
+extension FolioServerProvider: AccountStatusProviding {
   /// Signs in with what a person typed. The password stays in memory (for re-signing in when the
   /// token expires) and is never written; saving it is the caller's choice (the credentials file).
   ///
@@ -38,7 +24,7 @@ extension FolioServerProvider {
   }
 
   /// The domain's state: one `GET /v1/account` (signing in if needed).
-  public func status() async -> ServerStatus {
+  public func accountStatus() async -> AccountStatus {
     do {
       let a = try await account()
       if let quota = a.quotaBytes, a.usedBytes >= quota { return .overQuota(usedBytes: a.usedBytes, quotaBytes: quota) }

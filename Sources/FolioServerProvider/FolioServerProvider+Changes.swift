@@ -11,6 +11,8 @@ extension FolioServerProvider {
   static let longPollSeconds = 25
   /// The longest pause between long-polls after errors (doubling from 1 s, with jitter).
   static let maxSignalBackoff: Double = 60
+  /// The same while the server cannot be reached at all: its return is noticed within seconds.
+  static let maxUnreachableBackoff: Double = 4
 
   /// The end of the server's change log. Only the working set has one: the whole tree.
   public func currentSyncAnchor(for container: ItemIdentifier) async throws(ProviderError) -> SyncAnchor {
@@ -44,10 +46,14 @@ extension FolioServerProvider {
   ///
   /// One `GET /v1/changes/wait` is kept waiting; when it answers `changed`, the stream yields and
   /// the next wait starts from the new anchor. Errors (server down, not signed in) pause it with
-  /// a backoff doubling from 1 s to a minute, with jitter, and it goes on by itself once the server
-  /// answers again, from the same anchor (so a change made during the outage signals at once). It
-  /// ends when the consumer cancels the stream. The whole tree is one change log, so every container gets the
-  /// same signals.
+  /// a backoff with jitter — doubling from 1 s to `maxUnreachableBackoff` while the server cannot
+  /// be reached (a refused connection costs nothing, and its return must be noticed within
+  /// seconds), to a minute for a server that answers with failures — and it goes on by itself.
+  /// The stream also yields once when the server stops answering and once when it answers again
+  /// (a quick `GET /v1/anchor`, not a wait that could hold the news for 25 s): the consumer, asking
+  /// for changes then, learns that the domain is offline, and then that it is back and what
+  /// changed meanwhile. It ends when the consumer cancels the stream. The whole tree is one change
+  /// log, so every container gets the same signals.
   public func changeSignals(for container: ItemIdentifier) -> AsyncStream<Void> {
     let connection = self.connection
     return AsyncStream { continuation in
@@ -56,10 +62,12 @@ extension FolioServerProvider {
         var failures = 0
         while !Task.isCancelled {
           do throws(ProviderError) {
-            guard let since = anchor else {
+            guard let since = anchor, failures == 0 else {
               let answer = try await connection.json(
                 ServerRequest(.GET, ["anchor"]), as: AnchorResponse.self, what: "an anchor")
-              anchor = answer.anchor
+              // Back after failures: the old anchor is kept, so a wait from it answers at once if
+              // the log moved meanwhile (the consumer is told anyway).
+              if anchor == nil { anchor = answer.anchor }
               if failures > 0 { continuation.yield() }
               failures = 0
               continue
@@ -69,7 +77,6 @@ extension FolioServerProvider {
                 .GET, ["changes", "wait"], query: [("since", since), ("timeout", String(Self.longPollSeconds))],
                 timeout: .seconds(Int64(Self.longPollSeconds) + 30)),
               as: WaitResponse.self, what: "a long-poll answer")
-            failures = 0
             anchor = answer.anchor
             if answer.changed { continuation.yield() }
           } catch {
@@ -81,10 +88,11 @@ extension FolioServerProvider {
               failures = max(failures, 1)
               continue
             }
-            // Keep the anchor: once the server is back, a wait from it answers at once if the log
-            // moved meanwhile, so nothing is missed.
             failures += 1
-            let base = min(Self.maxSignalBackoff, pow(2, Double(min(failures - 1, 10))))
+            // Stopped answering: the consumer asks now, and so hears it at once.
+            if failures == 1 { continuation.yield() }
+            let cap = error.code == .serverUnreachable ? Self.maxUnreachableBackoff : Self.maxSignalBackoff
+            let base = min(cap, pow(2, Double(min(failures - 1, 10))))
             try? await Task.sleep(nanoseconds: UInt64(base * Double.random(in: 0.75...1.25) * 1e9))
           }
         }

@@ -42,6 +42,7 @@ enum ServerErrorMapping {
       case .directoryNotEmpty: return ProviderError(.directoryNotEmpty, text)
       case .versionNoLongerAvailable: return ProviderError(.versionNoLongerAvailable, text)
       case .noPermission: return ProviderError(.noPermission, text)
+      case .locked: return ProviderError(.itemLocked, text)
       case .invalidArgument: return ProviderError(.invalidArgument, text)
       case .contentMismatch:
         return ProviderError(.ioError, "the server received other bytes than Folio sent (nothing was stored): \(text)")
@@ -53,6 +54,7 @@ enum ServerErrorMapping {
     case 401: return ProviderError(.notAuthenticated, "\(server) asks to sign in again\(suffix)")
     case 403: return ProviderError(.noPermission, "\(server) refused access\(suffix)")
     case 404: return ProviderError(.noSuchItem, "no such item on \(server)\(suffix)")
+    case 423: return ProviderError(.itemLocked, "the item is locked on \(server)\(suffix)")
     case 507: return ProviderError(.insufficientQuota, "not enough space left on \(server)\(suffix)")
     case 408, 425, 429, 500...599:
       return ProviderError(

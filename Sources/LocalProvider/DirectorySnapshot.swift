@@ -175,9 +175,15 @@ final class DirectorySnapshot: @unchecked Sendable {
 
   /// The names of the entries in `range` of the display order, sorting what is needed first.
   func names(in range: Range<Int>) -> [ItemName] {
+    entries(in: range).map(\.name)
+  }
+
+  /// The names and `d_type`s (`DT_DIR`, `DT_REG`, … as readdir gave them) of the entries in
+  /// `range` of the display order: the kind of an entry that cannot be stat'ed.
+  func entries(in range: Range<Int>) -> [(name: ItemName, type: UInt8)] {
     lock.withLock {
       ensureSorted(range)
-      return range.map { ItemName(bytes: nameBytes(at: Int(order[$0]))) }
+      return range.map { (ItemName(bytes: nameBytes(at: Int(order[$0]))), names[Int(order[$0])]) }
     }
   }
 
@@ -193,9 +199,11 @@ final class DirectorySnapshot: @unchecked Sendable {
       for i in 0..<n {
         var st = stat()
         if withName(at: Int(order[i]), { fstatat(dirFD, $0, &st, AT_SYMLINK_NOFOLLOW) }) == 0 {
+          // A folder has no size to sort by (its st_size is the directory file's, 4096 or so, and
+          // is shown as "—"): all folders tie, and so sort by name among themselves.
           primary[i] =
             sort.key == .size
-            ? Int64(st.st_size)
+            ? ((st.st_mode & S_IFMT) == S_IFDIR ? 0 : Int64(st.st_size))
             : Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
         }
         if i % 8192 == 8191 {
@@ -235,13 +243,16 @@ final class DirectorySnapshot: @unchecked Sendable {
       let base = nb.baseAddress ?? NameOrdering.emptyPointer
       /// Ascending "a before b" for the entries at positions i and j.
       func before(_ i: Int, _ j: Int) -> Bool {
+        let oa = Int(order[i])
+        let ob = Int(order[j])
         if hasPrimary {
           let pi = primary[i]
           let pj = primary[j]
           if pi != pj { return ascending ? pi < pj : pi > pj }
+          // Equal keys (folders by size, one kind, the same mtime) in name order whichever way
+          // the key runs: largest first must not put the folders in reverse name order.
+          return NameOrdering.compare(base + oa + 2, Int(base[oa + 1]), base + ob + 2, Int(base[ob + 1])) < 0
         }
-        let oa = Int(order[i])
-        let ob = Int(order[j])
         let c = NameOrdering.compare(base + oa + 2, Int(base[oa + 1]), base + ob + 2, Int(base[ob + 1]))
         return ascending ? c < 0 : c > 0
       }

@@ -204,7 +204,7 @@ extension FreedesktopTrash {
         TrashEntry(
           trashDirectory: location.directory, name: name, originalPath: original, deletionDate: date,
           hasInfoFile: hasInfo, isDirectory: st.isDirectory, isSymbolicLink: st.isSymbolicLink, size: st.size,
-          device: st.device, inode: st.inode))
+          device: st.device, inode: st.inode, modificationDate: Date(timeIntervalSince1970: Double(st.modifiedNanos) / 1e9)))
     }
     return out
   }

@@ -185,7 +185,7 @@ public struct FreedesktopTrash: Sendable {
         trashDirectory: location.directory, name: ItemName(bytes: trashName), originalPath: original,
         deletionDate: TrashInfoFormat.parseDate(Array(TrashInfoFormat.formatDate(now).utf8)), hasInfoFile: true,
         isDirectory: st.isDirectory, isSymbolicLink: st.isSymbolicLink, size: st.size, device: st.device,
-        inode: st.inode)
+        inode: st.inode, modificationDate: Date(timeIntervalSince1970: Double(st.modifiedNanos) / 1e9))
     }
     throw ProviderError(
       .ioError,

@@ -11,7 +11,11 @@ extension LocalProvider {
     return try await BlockingIO.run { _ throws(ProviderError) in
       let path = try self.path(of: identifier, hint: pathHint)
       if let entry = try? self.trashEntry(for: identifier) { return self.makeTrashedItem(entry) }
-      return try self.makeItem(at: path)
+      let item = try self.makeItem(at: path)
+      // Asked for by identifier, a folder is about to be listed (a favorite, a Recents folder):
+      // kept where a huge listing flushing the table of files cannot drop it.
+      if item.isFolder { self.rememberContainer(identifier, at: path) }
+      return item
     }
   }
 
@@ -79,7 +83,9 @@ extension LocalProvider {
   }
 
   /// Stats the entries of one page, relative to the open directory. Entries that vanished since
-  /// the directory was read are left out.
+  /// the directory was read are left out; an entry that is there but cannot be stat'ed (a folder
+  /// with read but no search permission: `ls` lists its names, `ls -l` prints `?` for the rest)
+  /// is listed by name and kind with the reason in `metadataError`, never dropped in silence.
   func items(of snap: DirectorySnapshot, range: Range<Int>, container: ItemIdentifier) throws(ProviderError) -> [Item] {
     guard !range.isEmpty else { return [] }
     let dfd = snap.path.withCString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
@@ -90,12 +96,66 @@ extension LocalProvider {
     let writable = Self.folderIsWritable(dst)
     var out: [Item] = []
     out.reserveCapacity(range.count)
-    for name in snap.names(in: range) {
+    var unreadable: [(index: Int, name: ItemName, type: UInt8, errno: Int32)] = []
+    for (name, type) in snap.entries(in: range) {
       var st = stat()
-      guard name.withCString({ fstatat(dfd, $0, &st, AT_SYMLINK_NOFOLLOW) }) == 0 else { continue }
+      guard name.withCString({ fstatat(dfd, $0, &st, AT_SYMLINK_NOFOLLOW) }) == 0 else {
+        let e = errno
+        if e != ENOENT { unreadable.append((out.count, name, type, e)) }
+        continue
+      }
       out.append(makeItem(st: st, name: name, path: snap.path.appending(name), parent: container, parentWritable: writable))
     }
+    guard !unreadable.isEmpty else { return out }
+    // Their identifiers: the folder's device and readdir's inode number (what stat would say).
+    let inodes = Self.inodes(of: Set(unreadable.map(\.name.bytes)), in: snap.path)
+    for entry in unreadable.reversed() {
+      let path = snap.path.appending(entry.name)
+      let id = Self.identifier(device: UInt64(dst.st_dev), inode: inodes[entry.name.bytes] ?? 0)
+      remember(id, at: path)
+      out.insert(
+        Item(
+          identifier: id, parentIdentifier: container, filename: entry.name, path: path,
+          contentType: Self.contentType(ofDirectoryEntry: entry.type, name: entry.name), capabilities: [],
+          metadataError: Self.detailsError(entry.errno, path)),
+        at: entry.index)
+    }
     return out
+  }
+
+  /// Why an entry the folder lists cannot be stat'ed. EACCES here can only be the folder's: a
+  /// stat needs search (x) permission on the folder, none on the entry.
+  static func detailsError(_ code: Int32, _ path: ItemPath) -> ProviderError {
+    let error = PosixPath.error(code, "cannot read the details of", path)
+    guard code == EACCES else { return error }
+    return ProviderError(
+      error.code, error.message + " (its folder can be read but not searched: it lacks x permission)", underlying: code)
+  }
+
+  /// The kind readdir's `d_type` tells, for an entry that cannot be stat'ed.
+  static func contentType(ofDirectoryEntry type: UInt8, name: ItemName) -> ContentType {
+    switch Int32(type) {
+    case Int32(DT_DIR): return .folder
+    case Int32(DT_LNK): return .symlink
+    case Int32(DT_REG), Int32(DT_UNKNOWN): return ContentType.forExtension(name.pathExtension)
+    default: return .special
+    }
+  }
+
+  /// The inode numbers readdir gives for `names` in `folder` (a second read of it, made only when
+  /// entries could not be stat'ed).
+  static func inodes(of names: Set<[UInt8]>, in folder: ItemPath) -> [[UInt8]: UInt64] {
+    // By path: a lookup of "." inside the folder would need the search permission it lacks.
+    guard let dir = folder.withCString({ opendir($0) }) else { return [:] }
+    defer { closedir(dir) }
+    var found: [[UInt8]: UInt64] = [:]
+    while found.count < names.count, let ent = readdir(dir) {
+      let name = withUnsafeBytes(of: &ent.pointee.d_name) { raw in
+        Array(UnsafeBufferPointer(start: raw.baseAddress!.assumingMemoryBound(to: UInt8.self), count: strlen(raw.baseAddress!.assumingMemoryBound(to: CChar.self))))
+      }
+      if names.contains(name) { found[name] = UInt64(ent.pointee.d_ino) }
+    }
+    return found
   }
 
   public func currentSyncAnchor(for container: ItemIdentifier) async throws(ProviderError) -> SyncAnchor {

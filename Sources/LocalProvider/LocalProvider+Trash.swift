@@ -26,21 +26,26 @@ extension LocalProvider {
     return Item(
       identifier: id, parentIdentifier: .trash, filename: e.originalName, path: e.filePath, contentType: type,
       capabilities: [.reading, .deleting, .reparenting], documentSize: e.isDirectory ? nil : e.size,
-      contentModificationDate: e.deletionDate, originalPath: e.originalPath, trashedDate: e.deletionDate)
+      contentModificationDate: e.modificationDate, originalPath: e.originalPath, trashedDate: e.deletionDate)
   }
 
   func enumerateTrash(_ request: EnumerationRequest) async throws(ProviderError) -> ItemPage {
     try await BlockingIO.run { _ throws(ProviderError) in
       var items = try self.trash.list().map(self.makeTrashedItem)
       if !request.includeHidden { items.removeAll { $0.filename.isHidden } }
+      // Equal keys (folders by size, one deletion time) in name order either way; `!less` made
+      // equal items "before" each other, which is no ordering at all.
       items.sort { a, b in
-        let less: Bool
+        let byName = NameOrdering.compare(a.filename.bytes, b.filename.bytes)
+        let key: (Double, Double)
         switch request.sort.key {
-        case .date: less = (a.trashedDate ?? .distantPast) < (b.trashedDate ?? .distantPast)
-        case .size: less = (a.documentSize ?? 0) < (b.documentSize ?? 0)
-        case .name, .kind: less = NameOrdering.compare(a.filename.bytes, b.filename.bytes) < 0
+        case .date:
+          key = ((a.trashedDate ?? .distantPast).timeIntervalSince1970, (b.trashedDate ?? .distantPast).timeIntervalSince1970)
+        case .size: key = (Double(a.documentSize ?? 0), Double(b.documentSize ?? 0))
+        case .name, .kind: return request.sort.ascending ? byName < 0 : byName > 0
         }
-        return request.sort.ascending ? less : !less
+        if key.0 != key.1 { return request.sort.ascending ? key.0 < key.1 : key.0 > key.1 }
+        return byName < 0
       }
       return ItemPage(items: items, nextPage: nil, totalCount: items.count)
     }

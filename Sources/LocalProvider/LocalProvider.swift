@@ -128,13 +128,62 @@ public final class LocalProvider: Provider, @unchecked Sendable {
     }
     let candidates = [knownPath(of: id), hint].compactMap { $0 }
     for p in candidates where matches(p) { return p }
+    // A folder without search permission on the way: the item may well be there.
+    for p in candidates {
+      var st = stat()
+      if p.withCString({ lstat($0, &st) }) != 0 && errno == EACCES {
+        throw ProviderError(
+          .noPermission, "cannot reach \(p.displayString): a folder on its way lacks search (x) permission")
+      }
+    }
     for p in candidates {
       if let found = Self.findInode(ino, device: dev, in: p.parent) {
         remember(id, at: found)
         return found
       }
     }
+    // Moved to a nearby folder (~/Documents/a.txt to ~/Docs/): the hint's grandparent's tree,
+    // bounded, on the same filesystem.
+    if let hint, let found = Self.findInodeNearby(ino, device: dev, around: hint) {
+      remember(id, at: found)
+      return found
+    }
     throw ProviderError(.noSuchItem, "no such item: \(hint?.displayString ?? id.rawValue) (it was moved or deleted)")
+  }
+
+  /// At most this many directory entries are read looking for a moved item.
+  static let nearbySearchBudget = 20_000
+
+  /// Breadth first from the hint's grandparent (its siblings' folders first), three levels deep,
+  /// skipping hidden folders, links and other filesystems, until the budget of entries is spent.
+  static func findInodeNearby(_ ino: UInt64, device: UInt64, around hint: ItemPath) -> ItemPath? {
+    let start = hint.parent.parent
+    guard start != hint.parent else { return nil }
+    var queue: [(ItemPath, Int)] = [(start, 0)]
+    var budget = nearbySearchBudget
+    var head = 0
+    while head < queue.count, budget > 0 {
+      let (folder, depth) = queue[head]
+      head += 1
+      guard let dir = folder.withCString({ opendir($0) }) else { continue }
+      defer { closedir(dir) }
+      while budget > 0, let ent = readdir(dir) {
+        budget -= 1
+        let name = withUnsafeBytes(of: &ent.pointee.d_name) { raw in
+          Array(UnsafeBufferPointer(start: raw.baseAddress!.assumingMemoryBound(to: UInt8.self), count: strlen(raw.baseAddress!.assumingMemoryBound(to: CChar.self))))
+        }
+        if name == [0x2E] || name == [0x2E, 0x2E] { continue }
+        let path = folder.appending(ItemName(bytes: name))
+        if UInt64(ent.pointee.d_ino) == ino {
+          var st = stat()
+          if path.withCString({ lstat($0, &st) }) == 0 && UInt64(st.st_dev) == device && UInt64(st.st_ino) == ino { return path }
+        }
+        guard ent.pointee.d_type == UInt8(DT_DIR), depth < 3, name.first != 0x2E, path != hint.parent else { continue }
+        var st = stat()
+        if path.withCString({ lstat($0, &st) }) == 0 && UInt64(st.st_dev) == device { queue.append((path, depth + 1)) }
+      }
+    }
+    return nil
   }
 
   private static func findInode(_ ino: UInt64, device: UInt64, in folder: ItemPath) -> ItemPath? {

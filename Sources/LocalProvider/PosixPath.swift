@@ -19,6 +19,8 @@ enum PosixPath {
     var size: Int64
     var owner: UInt32
     var modified: Int
+    /// The modification time in nanoseconds since 1970.
+    var modifiedNanos: Int64
 
     static let typeMask: UInt32 = 0o170000
     var isDirectory: Bool { mode & Self.typeMask == 0o040000 }
@@ -34,6 +36,7 @@ enum PosixPath {
       size = Int64(s.st_size)
       owner = UInt32(s.st_uid)
       modified = Int(s.st_mtim.tv_sec)
+      modifiedNanos = Int64(s.st_mtim.tv_sec) * 1_000_000_000 + Int64(s.st_mtim.tv_nsec)
     }
   }
 

@@ -23,12 +23,15 @@ public struct TrashEntry: Sendable, Hashable {
   public let isSymbolicLink: Bool
   /// lstat size in bytes (for a folder, the size of the folder entry itself, not of its contents).
   public let size: Int64
+  /// The item's own modification time (lstat), not when it was trashed.
+  public let modificationDate: Date?
   public let device: UInt64
   public let inode: UInt64
 
   public init(
     trashDirectory: ItemPath, name: ItemName, originalPath: ItemPath?, deletionDate: Date?,
-    hasInfoFile: Bool, isDirectory: Bool, isSymbolicLink: Bool, size: Int64, device: UInt64, inode: UInt64
+    hasInfoFile: Bool, isDirectory: Bool, isSymbolicLink: Bool, size: Int64, device: UInt64, inode: UInt64,
+    modificationDate: Date? = nil
   ) {
     self.trashDirectory = trashDirectory
     self.name = name
@@ -38,6 +41,7 @@ public struct TrashEntry: Sendable, Hashable {
     self.isDirectory = isDirectory
     self.isSymbolicLink = isSymbolicLink
     self.size = size
+    self.modificationDate = modificationDate
     self.device = device
     self.inode = inode
   }

@@ -55,6 +55,10 @@ public struct Item: Sendable, Equatable, Identifiable {
   public var symlinkTargetPath: ItemPath?
   /// POSIX mode bits, where the storage has them.
   public var posixPermissions: UInt32?
+  /// Why the item is listed by name only: its folder let its names be read but not its details
+  /// (a local folder without search permission, `chmod a-x`), so kind, size and dates are unknown.
+  /// A listing keeps such an entry, with this reason, rather than leaving it out.
+  public var metadataError: ProviderError?
 
   public init(
     identifier: ItemIdentifier, parentIdentifier: ItemIdentifier, filename: ItemName, path: ItemPath,
@@ -67,7 +71,7 @@ public struct Item: Sendable, Equatable, Identifiable {
     isMostRecentVersionDownloaded: Bool = true, isShared: Bool = false, isSharedByCurrentUser: Bool = false,
     ownerName: String? = nil, mostRecentEditorName: String? = nil, contentPolicy: ContentPolicy = .inherited,
     userInfo: [String: UserInfoValue] = [:], decorations: [DecorationIdentifier] = [],
-    symlinkTargetPath: ItemPath? = nil, posixPermissions: UInt32? = nil
+    symlinkTargetPath: ItemPath? = nil, posixPermissions: UInt32? = nil, metadataError: ProviderError? = nil
   ) {
     self.identifier = identifier
     self.parentIdentifier = parentIdentifier
@@ -101,6 +105,7 @@ public struct Item: Sendable, Equatable, Identifiable {
     self.decorations = decorations
     self.symlinkTargetPath = symlinkTargetPath
     self.posixPermissions = posixPermissions
+    self.metadataError = metadataError
   }
 
   public var isFolder: Bool { contentType == .folder }

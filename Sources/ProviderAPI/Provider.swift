@@ -29,6 +29,10 @@ public protocol Provider: Sendable {
   /// The domain this provider serves.
   var domain: DomainIdentifier { get }
 
+  /// What this storage can do: the core, the browser and the commands ask this, never the
+  /// provider's type.
+  var traits: ProviderTraits { get }
+
   /// Custom actions the provider declares, with their activation rules.
   var actionDeclarations: [ActionDeclaration] { get }
   /// Decorations the provider may put on items.

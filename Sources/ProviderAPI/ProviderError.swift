@@ -51,6 +51,9 @@ public struct ProviderError: Error, Sendable, Equatable, CustomStringConvertible
     /// The server is overloaded or down for a moment (HTTP 5xx, 429): transient, retried with
     /// backoff, never a resolvable latch. `retryAfter` carries the server's hint when it gave one.
     public static let serverBusy = Code(7, "serverBusy")
+    /// Another user holds a lock on the item: their server refuses this user's content (and
+    /// renames, moves) until the lock is released. Trying again cannot help before that.
+    public static let itemLocked = Code(8, "itemLocked")
   }
 
   public let code: Code
@@ -89,6 +92,7 @@ public struct ProviderError: Error, Sendable, Equatable, CustomStringConvertible
     case .noPermission: return "Check the permissions of the item and its folder."
     case .syncAnchorExpired: return "Folio re-reads the folder."
     case .serverBusy: return "The server is busy; Folio retries in a moment."
+    case .itemLocked: return "Ask whoever locked it to unlock it, then Retry; your edits are kept here."
     case .localVersionConflictingWithServer: return "Both versions were kept; resolve the conflict."
     default: return nil
     }

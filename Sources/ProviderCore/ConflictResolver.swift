@@ -3,29 +3,15 @@ import ProviderAPI
 import WorkingSetIndex
 
 /// "Resolve Conflict…": keep mine (the copy that holds this side's bytes), keep theirs (the
-/// server's item as it is), or keep both (two items, no conflict marks).
+/// server's item as it is), or keep both (two items, no conflict marks) — the one path of the
+/// browser and `folio resolve`.
 ///
-/// A provider whose storage resolves conflicts itself (FolioServer has
-/// `POST /v1/conflicts/{copyId}/resolve`) declares the actions ``actionIdentifier(for:)`` names and
-/// gets them performed on the copy; for any other provider the engine resolves with the plain
-/// operations of the contract: fetch both versions, modify the original from its current version
-/// with mine, and the copy with theirs, then trash the copy. Either way nothing is deleted forever:
-/// the version not kept goes to the trash.
-public enum ConflictChoice: String, Sendable, CaseIterable, Codable {
-  case keepMine = "mine"
-  case keepTheirs = "theirs"
-  case keepBoth = "both"
-
-  /// The action a provider declares to resolve conflicts itself.
-  public var actionIdentifier: ActionIdentifier {
-    switch self {
-    case .keepMine: ActionIdentifier("folio.conflict.keep-copy")
-    case .keepTheirs: ActionIdentifier("folio.conflict.keep-original")
-    case .keepBoth: ActionIdentifier("folio.conflict.keep-both")
-    }
-  }
-}
-
+/// A provider whose storage resolves conflicts itself (`ConflictResolvingProvider`: FolioServer's
+/// `POST /v1/conflicts/{copyId}/resolve`) resolves the stale-base copies it made; for any other
+/// provider, and for the copy of a remote deletion, the engine resolves with the plain operations
+/// of the contract: fetch both versions, modify the original from its current version with mine,
+/// and the copy with theirs, then trash the copy. Either way nothing is deleted forever: the
+/// version not kept goes to the trash.
 extension SyncEngine {
   /// The conflict an item is part of (as the copy or the original), if any.
   public func conflict(involving item: Item, in domain: Domain) throws(ProviderError) -> SyncConflict? {
@@ -42,11 +28,9 @@ extension SyncEngine {
     let provider = domain.provider
     // The provider's own resolution is for the copies it made (a stale base it kept); the copy of
     // a remote deletion is an ordinary item this computer created, which it knows nothing about.
-    if conflict.reason == .staleBase, provider.actionDeclarations.contains(where: { $0.identifier == choice.actionIdentifier }) {
-      try await provider.performAction(choice.actionIdentifier, on: [conflict.copy])
+    if conflict.reason == .staleBase, let resolving = provider as? any ConflictResolvingProvider {
+      let item = try await resolving.resolveConflict(copy: conflict.copy, keeping: choice)
       try index.removeConflict(domain: conflict.domain, copy: conflict.copy)
-      let kept = choice == .keepBoth ? conflict.copy : conflict.original
-      let item = try await provider.item(for: kept)
       try index.upsert([item], domain: conflict.domain)
       return item
     }

@@ -16,7 +16,13 @@ public struct Domain: Sendable {
     self.localRoot = localRoot
   }
 
-  public var isLocal: Bool { localRoot != nil }
+  /// What the domain's storage can do (its provider's declaration).
+  public var traits: ProviderTraits { provider.traits }
+  /// Whether the sync engine caches and uploads this domain's content (a server), rather than
+  /// programs getting the items' own paths (this computer).
+  public var isSynced: Bool { traits.isSynced }
+  /// Whether an item is its own file on this computer: openers and actions get its path.
+  public var hasDirectContent: Bool { traits.content == .direct }
 }
 
 /// The domains Folio knows: the local computer (always present, named "This Computer") and the

@@ -10,10 +10,14 @@ import WorkingSetIndex
 public struct ItemService: Sendable {
   public let registry: DomainRegistry
   public let index: WorkingSetIndex
+  /// The sync engine's content cache (`$XDG_CACHE_HOME/folio/content`), whose files follow a
+  /// rename on path-keyed storage; nil where nothing is cached (tests of local items).
+  public let contentStore: ContentStore?
 
-  public init(registry: DomainRegistry, index: WorkingSetIndex) {
+  public init(registry: DomainRegistry, index: WorkingSetIndex, contentRoot: URL? = nil) {
     self.registry = registry
     self.index = index
+    self.contentStore = contentRoot.map { ContentStore(root: $0, index: index) }
   }
 
   // MARK: - Reading
@@ -31,7 +35,7 @@ public struct ItemService: Sendable {
   public func itemAllowingOffline(at path: ItemPath, in domain: Domain) async throws(ProviderError) -> Item {
     do throws(ProviderError) {
       return try await item(at: path, in: domain)
-    } catch where error.code == .serverUnreachable && !domain.isLocal {
+    } catch where error.code == .serverUnreachable && domain.isSynced {
       if path == .root {
         return Item(
           identifier: .root, parentIdentifier: .root, filename: ItemName(domain.displayName), path: .root,
@@ -43,6 +47,40 @@ public struct ItemService: Sendable {
     }
   }
 
+  /// What this computer knows of a folder whose server cannot be reached, as the Files app shows
+  /// it offline: the index's live children of the folder (the working set and the downloaded
+  /// files), sorted as asked. The folder is named by identifier, else found in the index by path
+  /// (the root needs no row). Empty when the index knows nothing of it.
+  public func knownChildren(
+    of folder: ItemIdentifier?, at path: ItemPath, in domain: Domain, sort: ItemSort = .default,
+    includeHidden: Bool = false
+  ) throws(ProviderError) -> [Item] {
+    let id: ItemIdentifier
+    if let folder {
+      id = folder
+    } else if path == .root {
+      id = .root
+    } else if let known = try index.item(domain: domain.identifier, path: path) {
+      id = known.identifier
+    } else {
+      return []
+    }
+    var items = try index.children(domain: domain.identifier, of: id).map { $0.item() }
+    if !includeHidden { items.removeAll { $0.filename.bytes.first == 0x2E } }
+    items.sort { a, b in
+      if sort.foldersFirst && a.isFolder != b.isFolder { return a.isFolder }
+      let less: Bool
+      switch sort.key {
+      case .name: less = a.filename.lossyString.localizedStandardCompare(b.filename.lossyString) == .orderedAscending
+      case .date: less = (a.contentModificationDate ?? .distantPast) < (b.contentModificationDate ?? .distantPast)
+      case .size: less = (a.documentSize ?? 0) < (b.documentSize ?? 0)
+      case .kind: less = a.contentType.identifier < b.contentType.identifier
+      }
+      return sort.ascending ? less : !less
+    }
+    return annotate(items, domain: domain.identifier)
+  }
+
   /// Merges what the index owns into items a provider returned: tags (when the provider has none,
   /// e.g. a filesystem without user xattrs), favorite rank and last-used date. One read of the
   /// index for the whole page (`WorkingSetIndex.annotations`), whatever its size.
@@ -52,7 +90,7 @@ public struct ItemService: Sendable {
     let known = (try? index.annotations(of: items.map(\.identifier), domain: domain)) ?? [:]
     guard !known.isEmpty else { return items }
     return items.map { item in
-      guard let a = known[item.identifier] else { return item }
+      guard let a = known[item.identifier], !Self.isReused(item, seenCreated: a.created) else { return item }
       var it = item
       if it.tags.isEmpty, !a.indexOnlyTags.isEmpty { it.tags = a.indexOnlyTags }
       if it.favoriteRank == nil { it.favoriteRank = a.favoriteRank }
@@ -61,12 +99,25 @@ public struct ItemService: Sendable {
     }
   }
 
+  /// Whether `item` is another item than the one the index saw under its identifier: both have
+  /// creation dates, and they differ (a filesystem reuses a deleted file's inode, often at once).
+  static func isReused(_ item: Item, seenCreated: Date?) -> Bool {
+    guard let seen = seenCreated, let now = item.creationDate else { return false }
+    return abs(seen.timeIntervalSince(now)) > 0.001
+  }
+
   /// The item as the provider sees it now, found from where the caller last saw it. Gives
   /// providers whose identifiers need a path (inodes) the hint, and every mutation a current base
   /// version, with the fields the index owns merged in.
+  ///
+  /// Found the way an entry of the working set is (`resolve`): a file renamed elsewhere is
+  /// followed, and a new file that was given a deleted one's identifier (a reused inode) is never
+  /// taken for it — a delete or rename asked on a stale Recents row must not reach another file.
   func current(_ item: Item, in domain: Domain) async throws(ProviderError) -> Item {
-    let fresh = try await domain.provider.item(for: item.identifier, pathHint: item.path)
-    return annotate([fresh], domain: domain.identifier)[0]
+    switch try await resolve(item, in: domain, offlineAnswersFromIndex: false) {
+    case .current(let fresh), .moved(let fresh, _): return fresh
+    case .gone(let error): throw error
+    }
   }
 
   // MARK: - Working set
@@ -109,7 +160,7 @@ public struct ItemService: Sendable {
   /// stores the rank too (it syncs), and is asked first: if it refuses, the index is not touched.
   public func setFavorite(_ on: Bool, item: Item, in domain: Domain) async throws(ProviderError) -> Item {
     var updated = item
-    if domain.isLocal {
+    if !domain.traits.storesFavorites {
       updated.favoriteRank = try index.setFavorite(on, item: item, domain: domain.identifier)
       return updated
     }
@@ -140,7 +191,7 @@ public struct ItemService: Sendable {
     template.filename = valid
     let renamed = try await domain.provider.modifyItem(
       template, baseVersion: item.version, changedFields: .filename, contents: nil)
-    try index.recordMoved(identifier: item.identifier, to: renamed, domain: domain.identifier, from: item.path)
+    try recordMoved(item, to: renamed, in: domain)
     return annotate([renamed], domain: domain.identifier)[0]
   }
 
@@ -153,7 +204,7 @@ public struct ItemService: Sendable {
     template.parentIdentifier = folder.identifier
     let moved = try await domain.provider.modifyItem(
       template, baseVersion: item.version, changedFields: .parentItemIdentifier, contents: nil)
-    try index.recordMoved(identifier: item.identifier, to: moved, domain: domain.identifier, from: item.path)
+    try recordMoved(item, to: moved, in: domain)
     return annotate([moved], domain: domain.identifier)[0]
   }
 
@@ -170,6 +221,27 @@ public struct ItemService: Sendable {
     return try await domain.provider.createItem(
       ItemTemplate(parentIdentifier: folder.identifier, filename: valid, contentType: .folder), fields: [],
       contents: nil, options: [])
+  }
+
+  /// Records a rename or move the provider did. On path-keyed storage the item and everything
+  /// below it have new identifiers: what the index and the content cache keep under the old ones
+  /// is re-keyed first (no tag, favorite, Recents entry, cached edit or queued upload is lost),
+  /// then the provider's fields are applied.
+  func recordMoved(_ item: Item, to moved: Item, in domain: Domain) throws(ProviderError) {
+    if domain.traits.identity == .pathKeyed, moved.path != item.path,
+      let provider = domain.provider as? any PathKeyedProvider
+    {
+      if let contentStore {
+        try contentStore.rekey(domain: domain.identifier, from: item.path, to: moved.path, provider: provider)
+      } else {
+        try index.rekey(
+          domain: domain.identifier, from: item.path, to: moved.path, identifier: { provider.identifier(for: $0) },
+          path: { provider.path(for: $0) })
+      }
+      try index.recordMoved(identifier: moved.identifier, to: moved, domain: domain.identifier)
+      return
+    }
+    try index.recordMoved(identifier: item.identifier, to: moved, domain: domain.identifier, from: item.path)
   }
 
   // MARK: - Recently Deleted

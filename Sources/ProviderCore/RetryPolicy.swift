@@ -57,7 +57,7 @@ public enum FailureDisposition: Sendable, Equatable {
     if error.isResolvable { return .throttle }
     switch error.code {
     case .noSuchItem, .invalidArgument, .noPermission, .featureUnsupported, .excludedFromSync, .readOnly,
-      .badConfig, .badRule, .tokenTooLarge, .directoryNotEmpty, .filenameCollision, .deletionRejected:
+      .badConfig, .badRule, .tokenTooLarge, .directoryNotEmpty, .filenameCollision, .deletionRejected, .itemLocked:
       return .fail
     default:
       return .retry

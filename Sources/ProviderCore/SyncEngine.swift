@@ -18,6 +18,9 @@ public final class SyncEngine: Sendable {
   /// How many bytes of downloads the content store keeps before the LRU evicts.
   public let cacheBudget: Int64
   private let syncs: [DomainIdentifier: WorkingSetSync]
+  /// The listing pollers of storages without a change feed (`ProviderTraits.changeFeed == .none`):
+  /// their changes come from listing folders, not from an anchor.
+  private let pollers: [DomainIdentifier: ListingPoller]
 
   /// - Parameters:
   ///   - contentRoot: `$XDG_CACHE_HOME/folio/content` (``FolioPaths/contentCache``).
@@ -36,22 +39,38 @@ public final class SyncEngine: Sendable {
     let store = ContentStore(root: contentRoot, index: index)
     self.store = store
     var providers: [DomainIdentifier: any Provider] = [:]
-    for d in registry.domains where !d.isLocal { providers[d.identifier] = d.provider }
+    for d in registry.domains where d.isSynced { providers[d.identifier] = d.provider }
     let queue = TransferQueue(
       providers: providers, index: index, store: store, events: events, policy: policy, limits: limits, pid: pid,
       jitter: jitter)
     self.queue = queue
     var syncs: [DomainIdentifier: WorkingSetSync] = [:]
+    var pollers: [DomainIdentifier: ListingPoller] = [:]
     for (id, provider) in providers {
-      syncs[id] = WorkingSetSync(
+      let sync = WorkingSetSync(
         domain: id, provider: provider, index: index, store: store, queue: queue, events: events,
         pollInterval: pollInterval)
+      syncs[id] = sync
+      guard provider.traits.changeFeed == .none else { continue }
+      pollers[id] = ListingPoller(
+        domain: id, provider: provider, index: index,
+        massGuard: MassDeletionGuard(share: sync.massDeleteShare, minimum: sync.massDeleteMinimum),
+        apply: { changes throws(ProviderError) in
+          try await sync.applyListing(changes)
+          // A listing that answered is the storage answering: uploads held for it go again.
+          await queue.serverAnswered(id)
+        })
     }
     self.syncs = syncs
+    self.pollers = pollers
   }
 
+  /// The listing poller of a domain without a change feed (the browser tells it which folder is
+  /// on screen and when Ctrl-R asks), or nil for a domain with a feed.
+  public func listingPoller(for domain: DomainIdentifier) -> ListingPoller? { pollers[domain] }
+
   /// The remote domains, in registry order.
-  public var remoteDomains: [Domain] { registry.domains.filter { !$0.isLocal } }
+  public var remoteDomains: [Domain] { registry.domains.filter { $0.isSynced } }
 
   /// The working-set sync of a remote domain.
   public func workingSetSync(for domain: DomainIdentifier) -> WorkingSetSync? { syncs[domain] }
@@ -60,11 +79,14 @@ public final class SyncEngine: Sendable {
   public func start() async {
     await recover()
     await queue.start()
-    for s in syncs.values { await s.start() }
+    // A domain without a feed has no anchor to poll: its poller lists folders instead.
+    for (id, s) in syncs where pollers[id] == nil { await s.start() }
+    for p in pollers.values { await p.start() }
   }
 
   public func stop() async {
-    for s in syncs.values { await s.stop() }
+    for p in pollers.values { await p.stop() }
+    for (id, s) in syncs where pollers[id] == nil { await s.stop() }
     await queue.stop()
   }
 
@@ -80,7 +102,7 @@ public final class SyncEngine: Sendable {
   }
 
   func requireRemote(_ domain: Domain, _ what: String) throws(ProviderError) {
-    guard !domain.isLocal else {
+    guard domain.isSynced else {
       throw ProviderError(.featureUnsupported, "\(what) is on this computer: there is nothing to download or upload")
     }
   }
@@ -95,7 +117,7 @@ public final class SyncEngine: Sendable {
   /// this process before the cache budget is enforced, so it is not evicted while the opener runs;
   /// call ``noticeEdits(_:in:)`` when the opener returns.
   public func materialize(_ item: Item, in domain: Domain, forOpen: Bool = false) async throws(ProviderError) -> URL {
-    if domain.isLocal { return URL(fileURLWithPath: item.path.lossyString) }
+    if domain.hasDirectContent { return URL(fileURLWithPath: item.path.lossyString) }
     guard !item.isFolder else {
       throw ProviderError(.invalidArgument, "\(item.path.displayString) is a folder")
     }
@@ -128,7 +150,7 @@ public final class SyncEngine: Sendable {
   /// - Returns: The upload's transfer id, or nil when nothing changed (or the item is local).
   @discardableResult
   public func noticeEdits(_ item: Item, in domain: Domain) async throws(ProviderError) -> Int64? {
-    guard !domain.isLocal else { return nil }
+    guard domain.isSynced else { return nil }
     defer { try? index.endOpen(domain: domain.identifier, identifier: item.identifier, pid: queue.pid) }
     guard let local = try store.localFile(domain: domain.identifier, identifier: item.identifier) else { return nil }
     return try await EditNotice.notice(local.url, local.content, store: store, queue: queue)
@@ -159,10 +181,59 @@ public final class SyncEngine: Sendable {
     guard let last = name ?? source.lastComponent else {
       throw ProviderError(.invalidArgument, "\(source.displayString) has no file name")
     }
-    let validated = try ItemName.validated(last.bytes)
+    let validated = try Self.acceptedName(last, in: domain)
     let staged = try await store.stage(source, domain: domain.identifier)
     do throws(ProviderError) {
       return try await queue.enqueueCreate(staged, name: validated, in: folder.identifier, domain: domain.identifier)
+    } catch {
+      store.discardStaged(staged.url)
+      throw error
+    }
+  }
+
+  /// A name the domain's storage will take, checked before anything is queued: an upload its
+  /// server refuses for the name stayed failed for ever (nothing could rename a file that exists
+  /// only in the journal).
+  static func acceptedName(_ name: ItemName, in domain: Domain) throws(ProviderError) -> ItemName {
+    let valid = try ItemName.validated(name.bytes)
+    guard domain.traits.namesAreBytes || valid.isValidUTF8 else {
+      throw ProviderError(
+        .invalidArgument,
+        "“\(valid.displayString)” is not valid UTF-8, and \(domain.displayName) keeps names as text: rename the file first")
+    }
+    return valid
+  }
+
+  /// What ``putUnlessPresent(_:into:in:)`` did.
+  public enum PutOutcome: Sendable {
+    /// Staged and journaled: the transfer id.
+    case queued(Int64)
+    /// The folder already holds a file of that name with exactly these bytes: nothing was queued.
+    case alreadyThere(Item)
+  }
+
+  /// As ``put(_:as:into:in:)``, unless the folder already has a file of the source's name holding
+  /// exactly its bytes (its stated SHA-256, else — sizes equal — the hash of its content, as the
+  /// queue checks a name collision): then nothing is queued or sent. `folio put` said "uploaded"
+  /// for a file the server already had, the queue having taken those bytes for its own upload.
+  /// A server that cannot be asked gets the upload queued as before.
+  public func putUnlessPresent(_ source: ItemPath, into folder: Item, in domain: Domain) async throws(ProviderError) -> PutOutcome {
+    try requireRemote(domain, folder.path.displayString)
+    guard folder.isFolder else { throw ProviderError(.invalidArgument, "\(folder.path.displayString) is not a folder") }
+    guard let last = source.lastComponent else {
+      throw ProviderError(.invalidArgument, "\(source.displayString) has no file name")
+    }
+    let validated = try Self.acceptedName(last, in: domain)
+    let staged = try await store.stage(source, domain: domain.identifier)
+    if let existing = try? await domain.provider.item(at: folder.path.appending(validated)), !existing.isFolder,
+      existing.documentSize == staged.size,
+      await queue.holdsExactly(existing, staged, provider: domain.provider, domain: domain.identifier)
+    {
+      store.discardStaged(staged.url)
+      return .alreadyThere(existing)
+    }
+    do throws(ProviderError) {
+      return .queued(try await queue.enqueueCreate(staged, name: validated, in: folder.identifier, domain: domain.identifier))
     } catch {
       store.discardStaged(staged.url)
       throw error
@@ -178,7 +249,7 @@ public final class SyncEngine: Sendable {
   /// - Returns: The downloads queued.
   @discardableResult
   public func pin(_ item: Item, in domain: Domain, _ on: Bool = true) async throws(ProviderError) -> [Int64] {
-    if domain.isLocal {
+    if domain.hasDirectContent {
       throw ProviderError(
         .featureUnsupported, "\(item.path.displayString) is on this computer: it is always available, there is nothing to keep downloaded")
     }
@@ -222,7 +293,7 @@ public final class SyncEngine: Sendable {
   /// - Returns: How many files were evicted.
   @discardableResult
   public func evict(_ item: Item, in domain: Domain) async throws(ProviderError) -> Int {
-    if domain.isLocal {
+    if domain.hasDirectContent {
       throw ProviderError(
         .featureUnsupported, "\(item.path.displayString) is on this computer: it has no download to remove")
     }
@@ -257,7 +328,19 @@ public final class SyncEngine: Sendable {
     guard let s = syncs[domain] else {
       throw ProviderError(.featureUnsupported, "the location '\(domain)' is on this computer: there is nothing to sync")
     }
-    return try await s.syncNow(allowMassDeletion: allowMassDeletion)
+    guard let poller = pollers[domain] else { return try await s.syncNow(allowMassDeletion: allowMassDeletion) }
+    // No feed: the root and every folder holding working-set items are listed now.
+    var summary = WorkingSetSync.Summary()
+    let folders = [ItemIdentifier.root] + ((try? index.workingSetFolders(domain: domain)) ?? []).filter { $0 != .root }.sorted {
+      $0.rawValue < $1.rawValue
+    }
+    for folder in folders {
+      let changes = await poller.pollNow(folder, allowMassDeletion: allowMassDeletion)
+      summary.updated += changes.updatedItems.count
+      summary.deleted += changes.deletedIdentifiers.count
+      summary.heldDeletions += changes.heldDeletions
+    }
+    return summary
   }
 
   /// "syncing N" for a domain: its transfers not done yet (queued, running or throttled).

@@ -29,6 +29,9 @@ public enum SyncEvent: Sendable, Equatable {
   case contentStale(DomainIdentifier, ItemIdentifier)
   /// Remote changes could not be read (the domain keeps its anchor and tries again).
   case syncFailed(DomainIdentifier, error: ProviderError)
+  /// Remote changes could be read again after ``syncFailed(_:error:)``: the server is back (the
+  /// browser says so in the sidebar and reads the folder on screen again).
+  case syncResumed(DomainIdentifier)
 }
 
 /// One transfer as events describe it.

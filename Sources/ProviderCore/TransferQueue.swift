@@ -61,6 +61,9 @@ public actor TransferQueue {
   var active: [Int64: Active] = [:]
   var latched: [DomainIdentifier: ProviderError] = [:]
   var lastProbe: [DomainIdentifier: Date] = [:]
+  /// Domains with rows another process throttled that no latch of this queue holds (seen by the
+  /// last ``pump(now:)``).
+  var foreignThrottled: Set<DomainIdentifier> = []
   var waiters: [Int64: [CheckedContinuation<Result<Item, ProviderError>, Never>]] = [:]
   var loop: Task<Void, Never>?
   var scope: Scope = .all
@@ -113,6 +116,11 @@ public actor TransferQueue {
 
   /// Journals new content for an existing item, based on the version it was edited from; the
   /// item's materialized content becomes dirty in the same transaction.
+  ///
+  /// An earlier upload of the item that failed is superseded: its bytes are an older snapshot of
+  /// the same file, which the new one holds whole. Left in the journal it kept the item's one
+  /// upload slot (oldest first), so the new edit waited behind it for ever — `◷` on the item and
+  /// "syncing 1" in the sidebar that never ended.
   public func enqueueModify(
     _ staged: ContentStore.Staged, of identifier: ItemIdentifier, base: ItemVersion, domain: DomainIdentifier,
     name: ItemName? = nil
@@ -120,6 +128,10 @@ public actor TransferQueue {
     let id = try index.enqueueTransfer(
       .upload, domain: domain, identifier: identifier, stagedPath: ItemPath(staged.url.path), baseVersion: base,
       bytesTotal: staged.size, at: clock(), sha256: staged.sha256, markContentDirty: true)
+    for old in try index.pendingUploads(domain: domain, identifier: identifier) where old.id != id && old.state == .failed {
+      _ = try index.removeTransfer(old.id)
+      if let path = old.stagedPath { store.discardStaged(URL(fileURLWithPath: path.lossyString)) }
+    }
     announce(id)
     return id
   }
@@ -193,6 +205,17 @@ public actor TransferQueue {
   /// The error holding a domain's transfers, if any.
   public func latchedError(for domain: DomainIdentifier) -> ProviderError? { latched[domain] }
 
+  /// The domain's server answered a request (a sync, a listing): a latch on `serverUnreachable`
+  /// is lifted now rather than at the next probe, so uploads resume within moments of the server's
+  /// return. Other latches (a sign-in, the quota) are not the network's to lift.
+  public func serverAnswered(_ domain: DomainIdentifier) {
+    guard latched[domain]?.code == .serverUnreachable else { return }
+    resolve(domain: domain)
+  }
+
+  /// Another process changed the journal (a `folio put` in another terminal): look at it now.
+  public func journalChanged() { kick() }
+
   // MARK: - Running
 
   /// Runs the whole journal until ``stop()``: the browser's mode.
@@ -237,6 +260,15 @@ public actor TransferQueue {
     let now = clock()
     var next = pump(now: now)
     if scope == .all && drainCap == nil {
+      // Rows another process left throttled (`folio put` while the server was down, an earlier
+      // run) are held by no latch of this queue, so nothing here would ever probe or release
+      // them: they waited, shown as stuck, until Retry on each. They are tried once now; if the
+      // condition holds, this queue's own latch and probe take over.
+      for domain in foreignThrottled.sorted(by: { $0.rawValue < $1.rawValue }) where latched[domain] == nil {
+        resolve(domain: domain)
+        next = now
+      }
+      foreignThrottled = []
       for (domain, error) in latched where error.code == .serverUnreachable {
         let due = (lastProbe[domain] ?? .distantPast).addingTimeInterval(limits.probeInterval)
         if due <= now {
@@ -291,7 +323,9 @@ public actor TransferQueue {
     var downloads = active.count - uploads
     var uploadItems = Set(
       active.values.filter { $0.transfer.direction == .upload }.map { $0.transfer.domain.rawValue + "\u{0}" + $0.transfer.identifier.rawValue })
+    foreignThrottled = []
     for t in pending where active[t.id] == nil {
+      if t.state == .throttled, latched[t.domain] == nil, providers[t.domain] != nil { foreignThrottled.insert(t.domain) }
       if t.direction == .upload {
         // One upload per item, oldest first: a later edit waits for the earlier one.
         guard uploadItems.insert(t.domain.rawValue + "\u{0}" + t.identifier.rawValue).inserted else { continue }

@@ -44,6 +44,8 @@ public actor WorkingSetSync {
   nonisolated let massDeleteMinimum: Int
 
   private var inflight: Task<Result<Summary, ProviderError>, Never>?
+  /// The last sync failed: the next that succeeds says the domain answers again.
+  private var failing = false
   private var again = false
   private var watchers: [Task<Void, Never>] = []
 
@@ -114,10 +116,18 @@ public actor WorkingSetSync {
           let s = try await self.runOnce(allowMassDeletion: allowMassDeletion)
           total.merge(s)
         } catch {
+          self.failing = true
           self.events.send(.syncFailed(self.domain, error: error))
           return .failure(error)
         }
       } while self.again
+      // The server answered: uploads held because it could not be reached go now (not at the
+      // queue's next probe), and listeners learn that the domain is back.
+      await self.queue.serverAnswered(self.domain)
+      if self.failing {
+        self.failing = false
+        self.events.send(.syncResumed(self.domain))
+      }
       return .success(total)
     }
     inflight = task

@@ -25,7 +25,7 @@ extension NCursesTerminal {
       return nil
     }
     if !pendingKeys.isEmpty { return pendingKeys.removeFirst() }
-    wtimeout(window, timeoutMilliseconds < 0 ? -1 : Int32(clamping: timeoutMilliseconds))
+    wtimeout(window, pushedBack.isEmpty ? (timeoutMilliseconds < 0 ? -1 : Int32(clamping: timeoutMilliseconds)) : 0)
     guard let input = nextInput() else { return nil }
     switch input {
     case .function(let code): return functionKey(code)
@@ -35,12 +35,14 @@ extension NCursesTerminal {
     }
   }
 
-  private enum Input {
+  /// What ncurses returned: a character, or a KEY_* code.
+  enum Input {
     case character(UInt32)
     case function(Int32)
   }
 
   private func nextInput() -> Input? {
+    if !pushedBack.isEmpty { return pushedBack.removeFirst() }
     var ch: wint_t = 0
     let result = wget_wch(window, &ch)
     if result == folio_key_code_yes() { return .function(Int32(bitPattern: ch)) }
@@ -66,13 +68,18 @@ extension NCursesTerminal {
   }
 
   /// Esc alone is `.escape`; Esc with input already waiting behind it is an escape sequence ncurses
-  /// did not recognize (dropped, except the Menu key's CSI 29 ~) or Alt+key (Esc, then the key).
+  /// did not recognize (dropped, except the Menu key's CSI 29 ~) or Alt+key: Esc, then the key,
+  /// read again as a key of its own (pushed back, not mapped here). So Esc followed at once by
+  /// Ctrl-Z (a fast typist, a paste, tmux sending both in one write) is Esc and then a suspension,
+  /// never a Ctrl-Z lost as "Alt-Ctrl-Z" with the keys after it taken as commands; Esc Esc is two
+  /// Escs. ncurses itself waits ESCDELAY (25 ms, see `init`) after an Esc for a sequence; what
+  /// arrives later is another key anyway.
   private func escape() -> KeyEvent? {
     wtimeout(window, 0)
     guard let next = nextInput() else { return .escape }
     switch next {
-    case .function(let code):
-      if let key = functionKey(code) { pendingKeys.append(key) }
+    case .function:
+      pushedBack.append(next)
       return .escape
     case .character(0x5B):  // "[": CSI parameters, intermediates, then a final byte
       var body = ""
@@ -87,8 +94,8 @@ extension NCursesTerminal {
     case .character(0x4F):  // "O": SS3 and one final byte
       _ = nextInput()
       return nil
-    case .character(let c):
-      if let key = Self.characterKey(c) { pendingKeys.append(key) }
+    case .character:
+      pushedBack.append(next)
       return .escape
     }
   }

@@ -1,6 +1,7 @@
 import BrowserUI
 import CNCursesW
 import Dispatch
+import ProviderAPI
 
 #if canImport(Glibc)
   import Glibc
@@ -30,8 +31,9 @@ public struct TerminalError: Error, Sendable, Equatable, CustomStringConvertible
 /// in ``TerminalSignals`` never call it.
 ///
 /// Modes: `raw()` rather than `cbreak()`, so Ctrl-C, Ctrl-\ and Ctrl-Z reach Folio as keys and no
-/// keystroke kills it mid-write: Ctrl-C is `.control("c")` for the key map, and Ctrl-Z is handled
-/// here (suspend, stop like a shell job, full redraw after `fg`; see NCursesTerminal+Keys.swift).
+/// keystroke kills it mid-write: Ctrl-C is `.control("c")`, which always quits (`KeyMap.alwaysQuits`),
+/// and Ctrl-Z is handled here (suspend, stop like a shell job, full redraw after `fg`; see
+/// NCursesTerminal+Keys.swift).
 /// `noecho`, `nonl` (Enter arrives as \r), `keypad` (arrows as KEY_* codes), a hidden cursor and a
 /// 25 ms escape delay, so Esc answers at once and arrow sequences still parse over ssh.
 ///
@@ -49,6 +51,8 @@ public final class NCursesTerminal: TerminalDevice {
   private var isShutDown = false
   /// Keys read ahead (an escape followed by another key) or made up (a resize found on resume).
   var pendingKeys: [KeyEvent] = []
+  /// Input read ahead after an Esc that is a key of its own (see `escape()`), read again first.
+  var pushedBack: [Input] = []
   /// Tells the loop that standard input has something (see `wakeWhenInputArrives`).
   private let inputWatch = InputWatch()
 
@@ -61,15 +65,7 @@ public final class NCursesTerminal: TerminalDevice {
   /// - Throws: ``TerminalError`` when standard input or output is not a terminal, `TERM` is unset
   ///   or unknown; the terminal is left untouched then.
   public init(theme: Theme, colorMode: ColorMode, mouse: Bool) throws(TerminalError) {
-    guard isatty(STDIN_FILENO) == 1 else {
-      throw TerminalError("the full-screen browser needs a terminal, but standard input is not one")
-    }
-    guard isatty(STDOUT_FILENO) == 1 else {
-      throw TerminalError("the full-screen browser needs a terminal, but standard output is not one")
-    }
-    guard let term = getenv("TERM").map({ String(cString: $0) }), !term.isEmpty else {
-      throw TerminalError("TERM is not set: set it to your terminal's type (for example TERM=xterm-256color)")
-    }
+    let term = try Self.checkTerminal()
     // setlocale(LC_ALL, "") (and a UTF-8 LC_CTYPE) before newterm: ncursesw decides then whether
     // it speaks UTF-8, and wcwidth must agree with DisplayWidth.
     DisplayWidth.setUp()
@@ -88,7 +84,10 @@ public final class NCursesTerminal: TerminalDevice {
     leaveok(window, true)
     scrollok(window, false)
     curs_set(0)
-    set_escdelay(25)
+    // How long ncurses waits after an Esc for the rest of a sequence (an arrow): 25 ms as ranger
+    // and nnn use, unless ESCDELAY says otherwise (ncurses read it in newterm). Its default, 1 s,
+    // made Esc slow and took a key typed within that second as part of the Esc.
+    if getenv("ESCDELAY") == nil { set_escdelay(25) }
     // No typeahead check: by default doupdate polls standard input before every few lines it
     // writes and flushes what it has each time (a poll and a write(2) per changed row); a frame is
     // small and drawn after the keys typed so far were taken, so it goes out whole, in one write.
@@ -104,6 +103,42 @@ public final class NCursesTerminal: TerminalDevice {
     }
     mouseEnabled = mouseOn
     TerminalSignals.activate(restoreSequence: Self.restoreSequence(mouse: mouseOn))
+  }
+
+  /// Whether the full-screen browser can run here, asked before anything is written to the
+  /// terminal (and before `folio demo` starts its server): standard input and output are a
+  /// terminal, and `TERM` names a terminfo entry that can move the cursor and clear the screen.
+  /// `TERM=dumb` (Emacs' shell, some CI logs) has neither: ncurses accepted it, and Folio drew a
+  /// blank screen with a stuck "loading", then left its bytes on the shell's line.
+  ///
+  /// - Returns: the terminal type.
+  /// - Throws: ``TerminalError`` saying what is wrong and which TERM would work, in one line.
+  public static func checkTerminal() throws(TerminalError) -> String {
+    guard isatty(STDIN_FILENO) == 1 else {
+      throw TerminalError("the full-screen browser needs a terminal, but standard input is not one")
+    }
+    guard isatty(STDOUT_FILENO) == 1 else {
+      throw TerminalError("the full-screen browser needs a terminal, but standard output is not one")
+    }
+    guard let term = getenv("TERM").map({ String(cString: $0) }), !term.isEmpty else {
+      throw TerminalError("TERM is not set: set it to your terminal's type (for example TERM=xterm-256color)")
+    }
+    let shown = TerminalText.escape(term)
+    let others = "(the other commands, such as folio ls, work on any terminal)"
+    switch folio_terminfo_usable(term) {
+    case 1: return term
+    case -1:
+      throw TerminalError(
+        "no terminfo database was found for TERM=\(shown): install ncurses-base (or set TERMINFO) \(others)")
+    case 2, 0 where term == "dumb":
+      throw TerminalError(
+        "TERM=\(shown) cannot move the cursor, which the full-screen browser needs: run it in a terminal "
+          + "such as TERM=xterm-256color \(others)")
+    default:
+      throw TerminalError(
+        "the terminal type \"\(shown)\" is unknown here (no terminfo entry), or too limited for a "
+          + "full-screen program: try TERM=xterm-256color \(others)")
+    }
   }
 
   /// How many colors the backend uses: 0 (attributes only), 8, 16, 256 or a direct-color count.
@@ -231,7 +266,7 @@ public final class NCursesTerminal: TerminalDevice {
   /// not wake the loop; it reads them at its next turn (at most its tick away).
   public func wakeWhenInputArrives(_ wake: @escaping @Sendable () -> Void) -> Bool {
     guard !isShutDown, !isSuspended else { return false }
-    if !pendingKeys.isEmpty {
+    if !pendingKeys.isEmpty || !pushedBack.isEmpty {
       wake()
       return true
     }

@@ -36,11 +36,16 @@ public actor InMemoryProvider: Provider {
   private var rank: Int64 = 0
   private var nextID = 1
 
+  /// What it says it can do: by default remote storage like Folio's server; a test that stands
+  /// it in for This Computer passes `.localFilesystem`.
+  public nonisolated let traits: ProviderTraits
+
   public init(
     domain: DomainIdentifier = DomainIdentifier(unchecked: "memory"), rootName: String = "Memory",
-    actions: [ActionDeclaration] = [], decorations: [DecorationDeclaration] = []
+    actions: [ActionDeclaration] = [], decorations: [DecorationDeclaration] = [], traits: ProviderTraits = .inMemory
   ) {
     self.domain = domain
+    self.traits = traits
     self.actionDeclarations = actions
     self.decorationDeclarations = decorations
     let root = Item(
@@ -57,7 +62,7 @@ public actor InMemoryProvider: Provider {
   public func add(
     _ name: ItemName, in parent: ItemIdentifier = .root, folder: Bool = false, content: Data = Data(),
     modified: Date = Date(timeIntervalSince1970: 1_700_000_000), userInfo: [String: UserInfoValue] = [:],
-    decorations: [DecorationIdentifier] = []
+    decorations: [DecorationIdentifier] = [], capabilities: ItemCapabilities = .all
   ) -> Item {
     rank += 1
     let id = ItemIdentifier("m\(nextID)")
@@ -65,7 +70,7 @@ public actor InMemoryProvider: Provider {
     let parentPath = path(ofFolder: parent)
     let item = Item(
       identifier: id, parentIdentifier: parent, filename: name, path: parentPath.appending(name),
-      contentType: folder ? .folder : ContentType.forExtension(name.pathExtension),
+      contentType: folder ? .folder : ContentType.forExtension(name.pathExtension), capabilities: capabilities,
       version: try! ItemVersion(content: "c\(rank)", metadata: "m\(rank)"),
       documentSize: folder ? nil : Int64(content.count), contentModificationDate: modified, userInfo: userInfo,
       decorations: decorations)
@@ -265,7 +270,15 @@ public actor InMemoryProvider: Provider {
       }
       n.item.parentIdentifier = parent
       n.item.filename = template.filename
+      let oldPath = n.item.path
       n.item.path = path(ofFolder: parent).appending(template.filename)
+      // A folder's descendants move with it: their paths follow.
+      if n.item.isFolder, oldPath != n.item.path {
+        for (id, child) in nodes {
+          guard let moved = child.item.path.relocated(from: oldPath, to: n.item.path), id != n.item.identifier else { continue }
+          nodes[id]?.item.path = moved
+        }
+      }
     }
     if changedFields.contains(.tagData) { n.item.tags = template.tags }
     if changedFields.contains(.favoriteRank) { n.item.favoriteRank = template.favoriteRank }

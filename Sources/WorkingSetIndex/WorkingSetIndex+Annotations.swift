@@ -10,11 +10,15 @@ public struct ItemAnnotation: Sendable, Equatable {
   /// Tags only the index holds (the provider could not store them); empty when the index merely
   /// mirrors the provider's tags, which the provider's own answer supersedes.
   public var indexOnlyTags: [String]
+  /// The creation date the index saw: an item the provider lists with another one is a new item
+  /// that was given a deleted item's identifier (a reused inode), and gets none of this.
+  public var created: Date?
 
-  public init(lastUsed: Date? = nil, favoriteRank: UInt64? = nil, indexOnlyTags: [String] = []) {
+  public init(lastUsed: Date? = nil, favoriteRank: UInt64? = nil, indexOnlyTags: [String] = [], created: Date? = nil) {
     self.lastUsed = lastUsed
     self.favoriteRank = favoriteRank
     self.indexOnlyTags = indexOnlyTags
+    self.created = created
   }
 }
 
@@ -36,7 +40,7 @@ extension WorkingSetIndex {
         let rows = try Row.fetchAll(
           db,
           sql: """
-            SELECT identifier, lastUsed, favoriteRank, tagsInIndexOnly FROM item
+            SELECT identifier, lastUsed, favoriteRank, tagsInIndexOnly, created FROM item
             WHERE domain = ? AND identifier IN (\(Self.placeholders(chunk.count)))
               AND (lastUsed IS NOT NULL OR favoriteRank IS NOT NULL OR tagsInIndexOnly)
             """,
@@ -46,8 +50,10 @@ extension WorkingSetIndex {
           let used: Double? = row["lastUsed"]
           let rank: Int64? = row["favoriteRank"]
           let indexOnly: Bool = row["tagsInIndexOnly"]
+          let created: Double? = row["created"]
           result[ItemIdentifier(identifier)] = ItemAnnotation(
-            lastUsed: used.map { Date(timeIntervalSince1970: $0) }, favoriteRank: rank.map { UInt64(clamping: $0) })
+            lastUsed: used.map { Date(timeIntervalSince1970: $0) }, favoriteRank: rank.map { UInt64(clamping: $0) },
+            created: created.map { Date(timeIntervalSince1970: $0) })
           if indexOnly { tagged.append(identifier) }
         }
       }

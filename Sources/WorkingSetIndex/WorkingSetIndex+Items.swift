@@ -84,6 +84,18 @@ extension WorkingSetIndex {
     }
   }
 
+  /// Forgets one item that can no longer be found (a stale Recents, Tags or favorite entry whose
+  /// person asked to remove it): its row and its tags go; rows below its path stay, since what was
+  /// inside a vanished folder may have been moved out before and is resolved on its own.
+  ///
+  /// - Returns: Whether there was a row.
+  @discardableResult
+  public func forget(identifier: ItemIdentifier, domain: DomainIdentifier) throws(ProviderError) -> Bool {
+    try write("forgetting \(identifier.rawValue)") { db in
+      try IndexedItemRecord.fetch(db, domain: domain, identifier: identifier)?.delete(db) ?? false
+    }
+  }
+
   /// Records a move or rename (possibly under a new identifier). The indexed descendants of a
   /// folder get their paths rewritten, so a renamed folder's children stay findable.
   ///
@@ -135,7 +147,16 @@ extension WorkingSetIndex {
     _ item: Item, domain: DomainIdentifier, in db: Database, replacing oldIdentifier: ItemIdentifier? = nil,
     insertNew: Bool, previousPath: ItemPath? = nil, edit: (inout IndexedItemRecord) -> Void = { _ in }
   ) throws -> IndexedItemRecord? {
-    let existing = try IndexedItemRecord.fetch(db, domain: domain, identifier: oldIdentifier ?? item.identifier)
+    var existing = try IndexedItemRecord.fetch(db, domain: domain, identifier: oldIdentifier ?? item.identifier)
+    // A filesystem gives a deleted file's inode to the next file it makes: same identifier,
+    // another item. Its creation date tells them apart; the old row (its tags, favorite, last use)
+    // goes rather than being credited to the new file.
+    if let e = existing, oldIdentifier == nil || oldIdentifier == item.identifier,
+      let was = e.created, let now = item.creationDate?.timeIntervalSince1970, abs(was - now) > 0.001
+    {
+      try e.delete(db)
+      existing = nil
+    }
     let oldPath = existing.map { ItemPath(bytes: Array($0.path)) } ?? previousPath
     guard existing != nil || insertNew else {
       if let oldPath {

@@ -222,6 +222,12 @@ extension WorkingSetIndex {
           """)
     }))
 
+    // A folder's known children by their parent, for the listing poller's diff (`children(of:)`)
+    // and `workingSetFolders`: without it every poll of a folder scanned the whole item table.
+    migrations.append(("v4-item-parent", { db in
+      try db.execute(sql: "CREATE INDEX item_parent ON item(domain, parentIdentifier)")
+    }))
+
     return migrations
   }
 

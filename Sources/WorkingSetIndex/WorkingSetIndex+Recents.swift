@@ -136,3 +136,23 @@ extension WorkingSetIndex {
     return try indexedItems(db, records)
   }
 }
+
+extension WorkingSetIndex {
+  /// The live items the index knows in one folder (its working-set and downloaded children): what
+  /// a folder of a server shows while the server cannot be reached. At most `limit`.
+  public func children(
+    domain: DomainIdentifier, of parent: ItemIdentifier, limit: Int = 10_000
+  ) throws(ProviderError) -> [IndexedItem] {
+    try read("reading the known items of a folder") { db in
+      let records = try IndexedItemRecord.fetchAll(
+        db,
+        sql: """
+          SELECT * FROM item WHERE domain = ? AND parentIdentifier = ? AND identifier != parentIdentifier
+            AND isTrashed = 0 AND insideTrash = 0
+          LIMIT ?
+          """,
+        arguments: [domain.rawValue, parent.rawValue, limit])
+      return try Self.indexedItems(db, records)
+    }
+  }
+}

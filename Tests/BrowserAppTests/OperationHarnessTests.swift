@@ -243,6 +243,39 @@ import WorkingSetIndex
     try await h.quit()
   }
 
+  /// Issue 9 item 7: a file locked by someone else opened writable with no warning, and the
+  /// edit only failed at upload. It is said before opening, and the opener gets the copy
+  /// read-only (its write permission is given back afterwards).
+  @Test func aFileLockedBySomeoneElseOpensReadOnlyAndSaysWhy() async throws {
+    let record = FileManager.default.temporaryDirectory.appendingPathComponent("folio-ro-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: record) }
+    let script = record.path + ".sh"
+    // The mode, not `test -w` (which root passes whatever the mode).
+    // Written aside and renamed: the file is complete whenever the test sees it (the shell made
+    // it empty before stat wrote, and a run under load read it then).
+    try "#!/bin/sh\nstat -c %A \"$1\" > '\(record.path).tmp' && mv '\(record.path).tmp' '\(record.path)'\n"
+      .write(toFile: script, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(atPath: script) }
+    chmod(script, 0o755)
+    let opener = OpenerResolver(
+      rules: [OpenerRule(match: .extensions(["md"]), argv: [script, "{path}"])], environment: [:], isAvailable: { _ in false })
+    let h = try Harness(openers: opener)
+    let item = await h.provider.add(
+      ItemName("Release checklist.md"), content: Data("- [ ] tag\n".utf8), userInfo: ["locked": .bool(true), "lockedBy": .string("ben")],
+      capabilities: ItemCapabilities.all.subtracting(.writing))
+    try await h.startAndLoad()
+    try await h.select("Release checklist.md")
+    h.type(.enter)
+    try await waitUntil("the opener ran") { FileManager.default.fileExists(atPath: record.path) }
+    let mode = try String(contentsOf: record, encoding: .utf8)
+    #expect(mode.hasPrefix("-r") && !mode.contains("w"), "the opener got \(mode)")
+    try await h.waitForScreen(containing: "Release checklist.md is locked by ben: it was opened read-only")
+    let copy = try #require(try h.engine.store.localFile(domain: .local, identifier: item.identifier))
+    let after = try FileManager.default.attributesOfItem(atPath: copy.url.path)[.posixPermissions] as? Int
+    #expect((after ?? 0) & 0o200 != 0, "the cache's copy is writable again")
+    try await h.quit()
+  }
+
   @Test func aProviderActionAppearsInTheMenuAndRuns() async throws {
     let pin = ActionIdentifier("com.example.pin")
     let share = ActionIdentifier("com.example.share")

@@ -6,6 +6,7 @@ import ProviderAPI
 import ProviderCore
 import Testing
 import TestSupport
+import WorkingSetIndex
 
 /// Copy (`y`) and Paste (`p`) through the loop: within a folder on disk (the provider copies), from
 /// disk into the remote memory location (uploads journaled, then sent by the transfer queue), and
@@ -161,6 +162,43 @@ import TestSupport
     // The source is untouched: a copy, not a move.
     let source = try await h.provider.item(at: ItemPath("/Documents/report.txt"))
     #expect(await h.provider.content(of: source.identifier) == Data("q3".utf8))
+    try await h.quit()
+  }
+
+  /// Issue 9 item 6: a server location that cannot be reached takes the paste as `folio put`
+  /// does (journaled, sent when it is back), into the folder on screen; only a folder, which
+  /// nothing journals, is refused.
+  @Test func aPasteIntoAnUnreachableLocationQueuesTheFiles() async throws {
+    let disk = try Disk()
+    defer { disk.remove() }
+    let team = DomainIdentifier(unchecked: "team")
+    let other = InMemoryProvider(domain: team)
+    let docs = try await other.add(ItemName("Docs"), folder: true)
+    let h = try Harness(more: [disk.domain, Domain(identifier: team, displayName: "Team", provider: other, localRoot: nil)])
+    try await h.startAndLoad(at: disk.location)
+    try await h.select("Folder")
+    h.type(.character(" "))
+    try await waitUntil("Folder marked") { h.state.browse.marked.count == 1 && h.terminal.pendingKeys == 0 }
+    try await h.select("a.txt")
+    h.type(.character(" "), .character("y"))
+    try await h.waitForScreen(containing: "Copied 2 items — p pastes")
+    try await h.openLocation("Team", team)
+    try await h.select("Docs")
+    h.type(.enter)
+    try await waitUntil("in Docs") { h.browsePath == ItemPath("/Docs") }
+    try await h.waitForListing()
+    await other.setHook { _ throws(ProviderError) in throw ProviderError(.serverUnreachable, "cannot reach Team: Connection refused") }
+    h.type(.character("p"))
+    try await waitUntil("the paste said something") { 
+      let t = h.state.message?.text ?? ""
+      return t.contains("Queued") || t.contains("Could not") || t.contains("Nothing")
+    }
+    #expect(h.state.message?.text.hasPrefix("Queued 1 upload (the server cannot be reached: they go when it is back)") == true, "\(h.state.message?.text ?? "")")
+    let journal = try h.index.pendingTransfers(domain: team)
+    #expect(journal.count == 1)
+    #expect(journal.first?.parentIdentifier == docs.identifier && journal.first?.name == ItemName("a.txt"), "\(journal)")
+    let said = h.state.message?.text ?? ""
+    #expect(said.contains("Could not paste Folder: Team cannot be reached"), "the folder is said, not dropped: \(said)")
     try await h.quit()
   }
 

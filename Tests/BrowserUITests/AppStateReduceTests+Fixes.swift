@@ -26,6 +26,25 @@ import Testing
     #expect(t.press(key).enumerations.first?.location == .folder(Fixture.locations[0].root))
   }
 
+  /// A folder that can be read but not searched (mode 644) showed "(empty folder)": its entries
+  /// are listed by name, with the error badge and `?` for what is unknown, and the status line
+  /// says why.
+  @Test func entriesListedByNameOnlyShowAndSayWhy() {
+    let error = ProviderError(
+      .noPermission, "cannot read the details of '/home/ana/notes.txt': Permission denied", underlying: 13)
+    let unreadable = [
+      Fixture.item("inner", id: "u1", folder: true) { $0.metadataError = error; $0.contentModificationDate = nil },
+      Fixture.item("notes.txt", id: "u2", size: nil) { $0.metadataError = error; $0.contentModificationDate = nil },
+    ]
+    let s = Fixture.state(items: unreadable)
+    #expect(s.message == StatusMessage("Listed by name only: " + error.message, isError: true))
+    let lines = AppView.render(s).textLines()
+    #expect(!lines.contains { $0.contains("(empty folder)") })
+    let notes = lines.first { $0.contains("notes.txt") } ?? ""
+    #expect(notes.contains("?") && notes.contains(Glyphs.unicode.error), "\(lines.joined(separator: "\n"))")
+    #expect(Badge.of(unreadable[1]) == .error)
+  }
+
   /// While the sidebar has the focus, keys act on the sidebar or do nothing: never on the list.
   @Test func listKeysDoNothingWhileTheSidebarIsFocused() {
     var s = Fixture.state()

@@ -349,10 +349,14 @@ extension [Effect] {
     s.press(.down, .down)
     #expect(s.recents.cursor == 2)
     #expect(s.browse.cursor == 1)
-    #expect(s.press(.enter) == [.open(Fixture.recents[2].item, Fixture.work)])
+    // The app finds the entry's item first (WorkingSetEntriesReduceTests), then opens it.
+    #expect(s.press(.enter) == [.openEntry(Fixture.recents[2])])
+    #expect(s.reduce(.entryFound(Fixture.recents[2], Fixture.recents[2].item)) == [.open(Fixture.recents[2].item, Fixture.work)])
     // A folder from Recents opens in Browse.
     s.press(.character("G"), .up)
-    let effects = s.press(.enter)
+    let row = s.recentsRows[s.recents.cursor]
+    #expect(s.press(.enter) == [.openEntry(row)])
+    let effects = s.reduce(.entryFound(row, row.item))
     #expect(s.tab == .browse)
     #expect(effects.enumerations.first?.location == .folder(FolderLocation(domain: .local, identifier: ItemIdentifier("f-docs"), path: ItemPath("/home/ana/Documents"), name: "Documents")))
     // Fewer rows than the cursor: it is clamped.

@@ -10,7 +10,10 @@ import Testing
       "quit": ["x", "ctrl-q"], "down": ["ctrl-n", "J"], "page-down": ["space"], "bogus": ["z"], "up": ["hyper-k", "K"],
     ]
     let (map, problems) = KeyMap.standard.overridden(by: table)
-    #expect(problems == ["unknown command 'bogus' in [keys]", "unknown key 'hyper-k' for up"])
+    #expect(problems.map(\.command) == ["bogus", "up"])
+    #expect(problems.map(\.key) == [nil, "hyper-k"])
+    #expect(problems[0].message.hasPrefix("unknown command \"bogus\""))
+    #expect(problems[1].message.hasPrefix("unknown key \"hyper-k\""))
     #expect(map.command(for: .character("x")) == .quit)
     #expect(map.command(for: .control("q")) == .quit)
     #expect(map.command(for: .character("q")) == nil, "the old binding goes")
@@ -18,9 +21,54 @@ import Testing
     #expect(map.command(for: .character("j")) == nil)
     #expect(map.command(for: .character("K")) == .up)
     #expect(map.command(for: .character(" ")) == .pageDown, "a key taken from another command")
-    #expect(map.keys(for: .quit) == ["ctrl-q", "x"])
+    #expect(map.keys(for: .quit) == ["ctrl-c", "ctrl-q", "x"], "Ctrl-C always quits")
     // Commands not in the table keep their keys.
     #expect(map.command(for: .enter) == .open)
+  }
+
+  @Test func aTypoInACommandNameSuggestsTheCommand() {
+    let (_, problems) = KeyMap.standard.overridden(by: ["quitt": ["x"], "page_down": ["n"]])
+    #expect(problems.map(\.message).contains { $0.hasPrefix("unknown command \"quitt\" (did you mean \"quit\"?)") })
+    #expect(problems.map(\.message).contains { $0.hasPrefix("unknown command \"page_down\" (did you mean \"page-down\"?)") })
+  }
+
+  @Test func ctrlCAlwaysQuitsAndCtrlZCannotBeBound() {
+    // quit unbound, or bound to a key that does not parse: Ctrl-C still quits, from anywhere.
+    for table: [String: [String]] in [["quit": []], ["quit": ["hyper-q"]], ["quit": ["x"]]] {
+      var s = Fixture.state()
+      s.keyMap = KeyMap.standard.overridden(by: table).0
+      #expect(s.keyMap.keys(for: .quit).contains("ctrl-c"), "the help lists it")
+      s.press(.character("r"))
+      guard case .prompt = s.overlay else {
+        Issue.record("the rename prompt is open")
+        continue
+      }
+      #expect(s.press(.control("c")) == [.quit], "\(table)")
+      #expect(s.isQuitting)
+    }
+    let (map, problems) = KeyMap.standard.overridden(by: ["sort": ["ctrl-c", "S"], "menu": ["ctrl-z"], "quit": ["ctrl-c"]])
+    #expect(problems.map(\.key) == ["ctrl-z", "ctrl-c"])
+    #expect(map.command(for: .control("c")) == .quit)
+    #expect(map.command(for: .character("S")) == .sort)
+    #expect(map.keys(for: .quit) == ["ctrl-c"])
+  }
+
+  @Test func aCustomActionIsBoundByItsId() {
+    var s = Fixture.state()
+    s.customActions = [
+      CustomActionEntry(identifier: ActionIdentifier("user.terminal"), name: "Terminal Here", rule: try! ActivationRule(parsing: "TRUEPREDICATE"), domain: nil)
+    ]
+    let (map, problems) = KeyMap.standard.overridden(by: ["user.terminal": ["ctrl-t"], "user.gone": ["ctrl-g"]])
+    #expect(problems.isEmpty, "an id has a dot: it is an action's, checked when pressed")
+    s.keyMap = map
+    let effects = s.press(.control("t"))
+    guard case .runAction(let id, let items, _)? = effects.first else {
+      Issue.record("the action runs: \(effects)")
+      return
+    }
+    #expect(id == ActionIdentifier("user.terminal") && items == [s.currentItem!])
+    #expect(s.press(.control("g")).isEmpty)
+    #expect(s.message?.isError == true && s.message?.text.contains("user.gone") == true)
   }
 
   @Test func theReducerUsesTheOverriddenMap() {
@@ -37,7 +85,7 @@ import Testing
     h.keyMap = s.keyMap
     h.press(.character("?"))
     let lines = AppView.render(h).textLines()
-    #expect(lines.contains { $0.contains("│ x ") && $0.contains("Quit") })
+    #expect(lines.contains { $0.contains("│ ctrl-c x ") && $0.contains("Quit") })
   }
 
   @Test(arguments: [

@@ -191,7 +191,7 @@ import Testing
       Issue.record("no chooser")
       return
     }
-    #expect(chooser.entries.map(\.title) == ConflictResolution.allCases.map(\.title))
+    #expect(chooser.entries.map(\.title) == ConflictChoice.allCases.map(\.title))
     s.press(.down, .down)
     #expect(s.press(.enter) == [.resolveConflict(original, copy: ItemIdentifier("i11"), .keepBoth, F.demo)])
     // From the copy itself: the copy is the item.

@@ -60,6 +60,22 @@ private func loadError(_ text: String, others: [String: String] = [:]) throws ->
     #expect(definition.roles.count == StyleRole.allCases.count)
   }
 
+  /// docs/config.example.toml named a "default-light" theme that never existed: every name its
+  /// `theme` paragraph quotes must load, from the built-ins or the shipped Themes folder.
+  @Test func everyThemeTheExampleConfigNamesExists() throws {
+    let example = URL(fileURLWithPath: repositoryThemes).deletingLastPathComponent()
+      .appendingPathComponent("docs/config.example.toml")
+    let lines = try String(contentsOf: example, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+    let start = try #require(lines.firstIndex { $0.hasPrefix("# theme:") })
+    let end = try #require(lines[start...].firstIndex { $0.hasPrefix("theme =") })
+    let paragraph = lines[start...end].joined(separator: "\n")
+    let names = paragraph.matches(of: /"([a-z0-9][a-z0-9-]*)"/).map { String($0.output.1) }
+    #expect(Set(names).isSuperset(of: Theme.builtInNames + Self.shipped), "\(paragraph)")
+    for name in Set(names) {
+      #expect(throws: Never.self, "\(name)") { try Theme.load(named: name, searchPaths: [repositoryThemes]) }
+    }
+  }
+
   @Test func builtInDefaultDarkIsTheShippedFile() throws {
     let text = try String(contentsOfFile: repositoryThemes + "/default-dark.toml", encoding: .utf8)
     #expect(Theme.builtInDefaultDarkText == text, "copy Themes/default-dark.toml into Theme+BuiltIn.swift")

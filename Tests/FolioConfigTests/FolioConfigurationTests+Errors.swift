@@ -170,12 +170,22 @@ import Testing
         == "config.toml:3: domain[0].type: unknown type \"gopher\" (use one of \"local\", \"folio\", \"webdav\", \"s3\", \"sftp\")"
     )
     #expect(
-      parseError("[[domain]]\nname = \"x\"\ntype = \"sftp\"\nuser = \"ana\"")
-        == "config.toml:1: domain[0]: missing key \"server\" or \"url\" (where the sftp server is)")
+      parseError("[[domain]]\nname = \"x\"\ntype = \"folio\"\nuser = \"ana\"")
+        == "config.toml:1: domain[0]: missing key \"server\" or \"url\" (where the folio server is)")
+    // An SSH host: ssh signs in, so no user here; its host is required, its port a port.
+    #expect(
+      parseError("[[domain]]\nname = \"x\"\ntype = \"sftp\"\nhost = \"h\"\nuser = \"ana\"")
+        == "config.toml:5: domain[0].user: not used by a domain of type \"sftp\"")
+    #expect(
+      parseError("[[domain]]\nname = \"x\"\ntype = \"sftp\"\npath = \"/srv\"")
+        == "config.toml:1: domain[0]: missing key \"host\" (the SSH host, as ssh takes it)")
+    #expect(
+      parseError("[[domain]]\nname = \"x\"\ntype = \"sftp\"\nhost = \"h\"\nport = 70000")
+        == "config.toml:5: domain[0].port: must be from 1 to 65535")
     #expect(
       parseError("[[domain]]\nname = \"x\"\ntype = \"local\"\nroot = \"/\"\nserver = \"a\"")
         == "config.toml:5: domain[0].server: not used by a domain of type \"local\"")
-    let secret = parseError("[[domain]]\nname = \"x\"\ntype = \"sftp\"\nserver = \"a\"\npassword = \"hunter2\"")
+    let secret = parseError("[[domain]]\nname = \"x\"\ntype = \"folio\"\nserver = \"a\"\npassword = \"hunter2\"")
     #expect(
       secret
         == "config.toml:5: domain[0].password: secrets do not belong in config.toml: Folio asks for them and keeps"
@@ -261,6 +271,18 @@ import Testing
       parseError("keys = 3")
         == "config.toml:1: keys: expected a table ([keys] with lines such as open = [\"enter\", \"l\"]), found an integer"
     )
+  }
+
+  /// The key map (BrowserUI) reads the key names; its complaints are said on their line.
+  @Test func keyBindingErrorsAreOnTheirLines() throws {
+    let config = try parse("theme = \"light\"\n[keys]\nquit = \"hyper-q\"\nopen = [\n  \"enter\",\n  \"hyperl\",\n]\n\"user.x\" = \"ctrl-t\"")
+    let source = config.keyBindingSource
+    #expect(source.error(command: "quit", key: "hyper-q", "unknown key").message == "config.toml:3: keys.quit: unknown key")
+    #expect(source.error(command: "open", key: "hyperl", "unknown key").message == "config.toml:6: keys.open: unknown key")
+    #expect(source.error(command: "open", key: nil, "x").message == "config.toml:4: keys.open: x")
+    #expect(source.error(command: "user.x", key: "ctrl-t", "y").message == "config.toml:8: keys.user.x: y")
+    #expect(source.error(command: "quit", key: nil, "a\nb").code == .badConfig)
+    #expect(!source.error(command: "quit", key: nil, "a\nb").message.contains("\n"))
   }
 
   @Test func valuesInMessagesAreEscapedAndMessagesAreOneLine() throws {

@@ -2,6 +2,10 @@ import Foundation
 import TestExecution
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// `folio ls`: order, sorting, hidden items, limits, the JSON fields, and names that must never
 /// reach a terminal raw.
 @Suite(.offThePool) struct ListCommandTests {
@@ -84,6 +88,71 @@ import Testing
     let human = try s.folio("ls", "--limit", "5")
     #expect(human.succeeded && human.outLines.count == 5, "\(human)")
     #expect(try s.folio("ls", "--limit=-1").status == 2)
+    // A negative number is a number, refused as one (it was read as a missing value).
+    let negative = try s.folio("ls", "--limit", "-1")
+    #expect(negative.failedCleanly(2), "\(negative)")
+    #expect(negative.err.contains("--limit must be 0 or more"), "\(negative)")
+    let recents = try s.folio("recents", "--limit", "-3")
+    #expect(recents.failedCleanly(2) && recents.err.contains("--limit must be 0 or more"), "\(recents)")
+    let search = try s.folio("search", "f1", "--limit", "-3")
+    #expect(search.failedCleanly(2) && search.err.contains("--limit must be 0 or more"), "\(search)")
+  }
+
+  /// Sorted by size, folders have no size to compare: among themselves they go by name, A to Z,
+  /// whichever way the sizes run (largest first put them in reverse name order).
+  @Test func sortBySizeKeepsFoldersInNameOrder() throws {
+    let s = try Sandbox()
+    for name in ["b-dir", "a-dir", "c-dir"] { try s.folder(name) }
+    // A folder with many entries has a larger st_size than an empty one: not a size to sort by.
+    for i in 0..<300 { try s.file("c-dir/entry-with-a-long-name-\(i)") }
+    try s.file("one.txt", "1")
+    try s.file("two.txt", "22")
+    try s.file("also-two.txt", "22")
+    for reverse in [false, true] {
+      let arguments: [Arg] = ["ls", "--json", "--sort", "size"] + (reverse ? ["--reverse"] : [])
+      let files = reverse ? ["also-two.txt", "two.txt", "one.txt"] : ["one.txt", "also-two.txt", "two.txt"]
+      #expect(try Self.names(s.folio(arguments)) == ["a-dir", "b-dir", "c-dir"] + files, "reverse: \(reverse)")
+    }
+    let mixed = try Self.names(s.folio("ls", "--json", "--sort", "size", "--reverse", "--no-folders-first"))
+    #expect(mixed == ["also-two.txt", "two.txt", "one.txt", "a-dir", "b-dir", "c-dir"])
+  }
+
+  /// A folder that can be read but not searched (mode 644): `ls` lists its names and says it
+  /// cannot access the rest. Folio printed nothing and exited 0, as for an empty folder.
+  @Test func aFolderWithoutSearchPermissionListsItsNamesAndFails() throws {
+    let s = try Sandbox()
+    try s.file("locked/notes.txt", "n")
+    try s.file("locked/photo.png", "p")
+    try s.folder("locked/inner")
+    #expect(chmod(s.path("locked"), 0o644) == 0)
+    defer { _ = chmod(s.path("locked"), 0o755) }
+
+    let human = try s.folioBoundByPermissions("ls", "locked")
+    #expect(human.status == 1, "\(human)")
+    #expect(Self.humanNames(human) == ["inner/", "notes.txt", "photo.png"], "\(human)")
+    #expect(human.outLines.allSatisfy { $0.hasPrefix("       ?  ?") }, "\(human)")
+    #expect(human.errLines.count == 1 && human.err.hasPrefix("folio: 3 items of \(s.path("locked")) listed by name only: "), "\(human)")
+    #expect(human.err.contains("Permission denied") && human.err.contains("x permission"), "\(human)")
+
+    let json = try s.folioBoundByPermissions("ls", "--json", "locked")
+    #expect(json.status == 1, "\(json)")
+    let items = try #require(json.json().array)
+    #expect(items.map { $0["name"]?.string ?? "?" } == ["inner", "notes.txt", "photo.png"])
+    #expect(items.map { $0["kind"]?.string ?? "?" } == ["folder", "file", "file"])
+    #expect(items.allSatisfy { $0["error"]?.string?.contains("Permission denied") == true }, "\(items)")
+    #expect(Set(items.compactMap { $0["id"]?.string }).count == 3, "each keeps its own identifier")
+  }
+
+  /// No read permission at all (mode 311, 000): a clear error, never an empty listing.
+  @Test(arguments: [0o311, 0o000] as [mode_t])
+  func aFolderWithoutReadPermissionIsAnError(_ mode: mode_t) throws {
+    let s = try Sandbox()
+    try s.file("locked/notes.txt", "n")
+    #expect(chmod(s.path("locked"), mode) == 0)
+    defer { _ = chmod(s.path("locked"), 0o755) }
+    let r = try s.folioBoundByPermissions("ls", "locked")
+    #expect(r.failedCleanly(), "\(r)")
+    #expect(r.err.contains("Permission denied") && r.err.contains(s.path("locked")), "\(r)")
   }
 
   /// Every item carries the documented fields with the right types, `null` where unknown.

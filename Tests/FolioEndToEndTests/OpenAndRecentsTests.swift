@@ -2,6 +2,10 @@ import Foundation
 import TestExecution
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// `open` runs the opener with an argv (never a shell) and records the use; `recents` and
 /// `search` read that back from the index.
 @Suite(.offThePool) struct OpenAndRecentsTests {
@@ -67,7 +71,8 @@ import Testing
     #expect(limited == ["first.txt"])
   }
 
-  /// A failing opener is reported (exit 1), and the item still counts as used.
+  /// A failing opener is reported (exit 1), and the item does not count as used: only what was
+  /// opened belongs in Recents (issue 9).
   @Test func failingOpener() throws {
     let s = try Sandbox()
     let editor = try s.script("bin/editor", "exit 3\n")
@@ -78,8 +83,60 @@ import Testing
 
     let missing = try s.folio("open", "nope.txt", environment: ["EDITOR": editor])
     #expect(missing.failedCleanly(), "\(missing)")
+    #expect(try #require(s.folio("recents", "--json").json().array).isEmpty)
+
+    // The same opener succeeding: now it is recent.
+    let ok = try s.script("bin/ok-editor", "exit 0\n")
+    #expect(try s.folio("open", "a.txt", environment: ["EDITOR": ok]).status == 0)
     let names = try #require(s.folio("recents", "--json").json().array).map { $0["name"]?.string }
     #expect(names == ["a.txt"])
+  }
+
+  /// A broken link, a loop of links and a FIFO are refused with their reason before any opener
+  /// starts (it would fail, or wait for a writer forever), and none of them becomes recent.
+  @Test func specialFilesAreRefusedBeforeTheOpener() throws {
+    let s = try Sandbox()
+    let marker = s.root + "/opener-ran"
+    let editor = try s.script("bin/editor", "touch '\(marker)'\n")
+    #expect(symlink("missing.txt", s.path("dangling")) == 0)
+    #expect(mkfifo(s.path("pipe"), 0o600) == 0)
+    #expect(symlink("loop", s.path("loop")) == 0)
+    for (name, reason) in [("dangling", "broken link"), ("pipe", "named pipe"), ("loop", "loop of links")] {
+      let r = try s.folio("open", Arg(name), environment: ["EDITOR": editor])
+      #expect(r.failedCleanly(), "\(r)")
+      #expect(r.err.contains(reason), "\(name): \(r)")
+    }
+    #expect(!FileManager.default.fileExists(atPath: marker), "no opener ran")
+    #expect(try #require(s.folio("recents", "--json").json().array).isEmpty)
+    // Info says so too.
+    #expect(try s.folio("info", "dangling").out.contains("broken: its target is missing"))
+    #expect(try s.folio("info", "loop").out.contains("broken: a loop of links"))
+  }
+
+  /// Issue 9: `folio recents` printed a renamed file at its old path, and a new file at that path
+  /// with the old one's tags. Entries of this computer are checked (nothing is written): a moved
+  /// one is printed where it is, a gone one is marked missing, without tags.
+  @Test func recentsShowsWhereAMovedFileIsAndMarksAGoneOne() throws {
+    let s = try Sandbox()
+    let editor = try s.script("bin/editor", "exit 0\n")
+    try s.file("moved.txt", "m")
+    try s.file("gone.txt", "g")
+    for name in ["moved.txt", "gone.txt"] {
+      #expect(try s.folio("open", Arg(name), environment: ["EDITOR": editor]).status == 0)
+      #expect(try s.folio("tag", Arg(name), "--add", "Red").status == 0)
+    }
+    #expect(rename(s.path("moved.txt"), s.path("renamed.txt")) == 0)
+    #expect(unlink(s.path("gone.txt")) == 0)
+    try s.file("gone.txt", "someone else's")
+    let listed = try s.folio("recents")
+    #expect(listed.status == 0, "\(listed)")
+    #expect(listed.out.contains(s.path("renamed.txt")), "\(listed.out)")
+    #expect(!listed.out.contains(s.path("moved.txt")), "\(listed.out)")
+    let gone = try #require(listed.out.split(separator: "\n").first { $0.contains("gone.txt") })
+    #expect(gone.contains("(missing)") && !gone.contains("Red"), "\(gone)")
+    let json = try #require(s.folio("recents", "--json").json().array)
+    let missing = json.filter { $0["missing"]?.bool == true }.map { $0["name"]?.string }
+    #expect(missing == ["gone.txt"])
   }
 
   @Test func searchFindsOpenedItemsByNamePrefixAndTaggedItemsByTag() throws {

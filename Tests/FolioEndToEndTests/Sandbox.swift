@@ -81,6 +81,31 @@ final class Sandbox {
     return result
   }
 
+  /// Runs the built `folio` as permission bits bind it: root (CI runs as root) passes every
+  /// permission check, so it runs under `setpriv` without the capabilities that let it
+  /// (`CAP_DAC_OVERRIDE`, `CAP_DAC_READ_SEARCH`); an ordinary user runs it as is.
+  func folioBoundByPermissions(
+    _ arguments: Arg..., environment extra: [String: String] = [:], sourceLocation: SourceLocation = #_sourceLocation
+  ) throws -> RunResult {
+    try folioBoundByPermissions(arguments, environment: extra, sourceLocation: sourceLocation)
+  }
+
+  func folioBoundByPermissions(
+    _ arguments: [Arg], environment extra: [String: String] = [:], sourceLocation: SourceLocation = #_sourceLocation
+  ) throws -> RunResult {
+    let binary = try FolioRunner.binary(sourceLocation: sourceLocation)
+    guard geteuid() == 0 else { return try folio(arguments, environment: extra, sourceLocation: sourceLocation) }
+    let setpriv = try #require(
+      FolioRunner.which("setpriv", path: environment["PATH"]!), "setpriv is missing (util-linux)",
+      sourceLocation: sourceLocation)
+    let result = try FolioRunner.run(
+      setpriv, ["--bounding-set", "-dac_override,-dac_read_search", "--", Arg(binary)] + arguments,
+      environment: environment.merging(extra) { $1 }, directory: work)
+    #expect(!result.timedOut, "timed out: \(result)", sourceLocation: sourceLocation)
+    #expect(!result.err.hasPrefix("setpriv:"), "setpriv could not drop the capabilities: \(result)", sourceLocation: sourceLocation)
+    return result
+  }
+
   /// Runs another program found in PATH (trash-cli, getfattr); a missing one fails the test with
   /// what to install.
   func tool(

@@ -2,6 +2,10 @@ import Foundation
 import TestExecution
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// `rm` and `trash`: the freedesktop Trash, shared both ways with trash-cli.
 /// Every trash of every mount is listed and emptied here, /dev/shm's too: one at a time with the
 /// LocalProvider test that puts an item there.
@@ -101,6 +105,66 @@ import Testing
     #expect(taken.failedCleanly(), "\(taken)")
     #expect(s.contents("two.txt") == "new")
     #expect(try Self.trashedPaths(s) == [s.path("two.txt")])
+  }
+
+  /// The JSON listing's `modified` is the item's own modification time; when it was deleted is
+  /// `trashed` (both were the deletion time).
+  @Test func trashedItemsKeepTheirModificationDate() throws {
+    let s = try Sandbox()
+    try s.file("old.txt", "o", modified: ISO8601DateFormatter().date(from: "2001-02-03T04:05:06Z")!)
+    #expect(try s.folio("rm", "old.txt").succeeded)
+    let item = try #require(s.folio("trash", "--json").json().array?.first)
+    #expect(item["modified"]?.string == "2001-02-03T04:05:06Z", "\(item)")
+    let trashed = try #require(item["trashed"]?.string.flatMap { ISO8601DateFormatter().date(from: $0) }, "\(item)")
+    #expect(abs(trashed.timeIntervalSinceNow) < 3600, "\(item)")
+  }
+
+  /// Two deleted items of one path: a restore lists them and restores neither until told which
+  /// (it restored one silently); each restore says what it put back.
+  @Test func restoringOneOfSeveralItemsOfAPathAsksWhich() throws {
+    let s = try Sandbox()
+    try s.file("notes.txt", "first")
+    #expect(try s.folio("rm", "notes.txt").succeeded)
+    try s.file("notes.txt", "second")
+    #expect(try s.folio("rm", "notes.txt").succeeded)
+    try s.file("notes.txt", "third")
+    #expect(try s.folio("rm", "notes.txt").succeeded)
+    // Deleted in one second: their order is set in the .trashinfo files, a second apart.
+    let trash = s.dataHome + "/Trash"
+    for name in try FileManager.default.contentsOfDirectory(atPath: trash + "/files") {
+      let second = ["first": 1, "second": 2, "third": 3][s.contents(trash + "/files/" + name) ?? ""] ?? 0
+      let info = trash + "/info/" + name + ".trashinfo"
+      let text = try #require(s.contents(info))
+      let dated = text.split(separator: "\n").map { $0.hasPrefix("DeletionDate=") ? "DeletionDate=2020-01-01T00:00:0\(second)" : String($0) }
+      try (dated.joined(separator: "\n") + "\n").write(toFile: info, atomically: true, encoding: .utf8)
+    }
+
+    for argument in [s.path("notes.txt"), "notes.txt"] {
+      let refused = try s.folio("trash", "restore", Arg(argument))
+      #expect(refused.status == 1 && refused.stdout.isEmpty, "\(refused)")
+      #expect(refused.errLines.first?.hasPrefix("folio: 3 deleted items ") == true, "\(refused)")
+      #expect(refused.errLines.first?.contains("nothing was restored") == true, "\(refused)")
+      #expect(refused.errLines.count == 4, "one line per candidate: \(refused)")
+      #expect(!s.exists("notes.txt"))
+    }
+
+    // Each candidate is named as the listing shows it: its place in the trash.
+    let refused = try s.folio("trash", "restore", "notes.txt")
+    let places = refused.errLines.dropFirst().map { String($0.split(separator: " ").last!) }
+    let listed = try #require(s.folio("trash", "--json").json().array).map { $0["path"]?.string ?? "?" }
+    #expect(Set(places) == Set(listed), "\(refused)")
+    let second = try #require(places.first { s.contents($0) == "second" })
+    let restored = try s.folio("trash", "restore", Arg(second))
+    #expect(restored.succeeded, "\(restored)")
+    #expect(restored.outLines == ["restored " + s.path("notes.txt")], "\(restored)")
+    #expect(s.contents("notes.txt") == "second")
+
+    // --newest: the last one deleted.
+    #expect(rename(s.path("notes.txt"), s.path("kept.txt")) == 0)
+    let newest = try s.folio("trash", "restore", "--newest", "notes.txt")
+    #expect(newest.succeeded && newest.outLines == ["restored " + s.path("notes.txt")], "\(newest)")
+    #expect(s.contents("notes.txt") == "third")
+    #expect(try Self.trashedPaths(s) == [s.path("notes.txt")])
   }
 
   /// Emptying deletes forever, so without a terminal to ask on it needs --yes.

@@ -68,6 +68,28 @@ import Testing
     #expect(r.err.contains("frobnicate"), "\(r)")
   }
 
+  /// A usage error is one line, `folio: …` with where the help is, as the README says of every
+  /// error: ArgumentParser printed "Error: …", the usage and a "See …" line.
+  @Test(arguments: [
+    (["mv", "only-one"], "folio mv --help"), (["ls", "--sort", "colour"], "folio ls --help"),
+    (["trash", "restore"], "folio trash --help"), (["ls", "--no-such-flag"], "folio ls --help"),
+    (["search", ""], "folio search --help"), (["search", " ", "  "], "folio search --help"),
+    (["ls", "--limit"], "folio ls --help"), (["--no-such-flag"], "folio browse --help"),
+  ] as [([String], String)])
+  func usageErrorsAreOneLineWithTheHelpToRead(_ arguments: [String], _ help: String) throws {
+    let sandbox = try Sandbox()
+    let r = try sandbox.folio(arguments.map { Arg($0) })
+    #expect(r.failedCleanly(2), "\(r)")
+    #expect(!r.err.contains("Error:") && !r.err.contains("Usage:") && !r.err.contains("USAGE:"), "\(r)")
+    #expect(r.err.hasSuffix(" (see '\(help)')\n"), "\(r)")
+  }
+
+  @Test func anEmptySearchIsAUsageError() throws {
+    let sandbox = try Sandbox()
+    let r = try sandbox.folio("search", "")
+    #expect(r.errLines == ["folio: the query is empty: give words to look for (see 'folio search --help')"], "\(r)")
+  }
+
   @Test func versionPrintsAndExitsZero() throws {
     let sandbox = try Sandbox()
     let r = try sandbox.folio("--version")

@@ -219,9 +219,9 @@ struct FolioServerProviderContentTests {
     }
     #expect(error?.code == .insufficientQuota && error?.isResolvable == true)
     #expect(try await listAll(ana, .root).isEmpty)
-    #expect(await ana.status() == .online(usedBytes: 0, quotaBytes: 1000))
+    #expect(await ana.accountStatus() == .online(usedBytes: 0, quotaBytes: 1000))
     _ = try await ana.createItem(fileTemplate("fits.bin"), fields: [], contents: try temporaryFile(1000), options: [])
-    #expect(await ana.status() == .overQuota(usedBytes: 1000, quotaBytes: 1000))
+    #expect(await ana.accountStatus() == .overQuota(usedBytes: 1000, quotaBytes: 1000))
   }
 
   /// F01: a busy server's Retry-After reaches the caller; the next request goes through.

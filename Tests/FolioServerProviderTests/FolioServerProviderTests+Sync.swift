@@ -47,7 +47,7 @@ struct FolioServerProviderSyncTests {
     #expect(error?.code == .notAuthenticated && error?.isResolvable == true)
     #expect(error?.message.contains("wrong user name or password") == true)
     #expect(error?.message.hasSuffix("run `folio domain login work`") == true)
-    #expect(await wrong.status() == .needsSignIn(error!.message))
+    #expect(await wrong.accountStatus() == .needsSignIn(error!.message))
 
     let none = fx.provider(password: PasswordSource.none)
     let missing = await #expect(throws: ProviderError.self) { try await none.item(for: .root, pathHint: nil) }
@@ -74,7 +74,7 @@ struct FolioServerProviderSyncTests {
     let error = await #expect(throws: ProviderError.self) { try await ana.item(for: .root, pathHint: nil) }
     #expect(error?.code == .serverUnreachable && error?.isResolvable == true)
     #expect(Date().timeIntervalSince(start) < 9)
-    #expect(await ana.status() == .offline(error?.message ?? ""))
+    #expect(await ana.accountStatus() == .offline(error?.message ?? ""))
     // Back on the same port: the same provider goes on.
     try await fx.server.start()
     #expect(try await ana.item(for: .root, pathHint: nil).identifier == .root)

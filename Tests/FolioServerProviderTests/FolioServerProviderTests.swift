@@ -212,6 +212,12 @@ struct FolioServerProviderTests {
       try await ben.modifyItem(ItemTemplate(lockedForBen), baseVersion: lockedForBen.version, changedFields: .contents,
         contents: try temporaryFile(3))
     }
-    #expect(refused?.code == .noPermission)
+    // Issue 9 item 7: the lock has its own code and advice, and Unlock is offered only to who may.
+    #expect(refused?.code == .itemLocked)
+    #expect(refused?.message.contains("locked by ana") == true)
+    #expect(refused?.recoverySuggestion?.contains("unlock") == true)
+    let unlock = try #require(ana.actionDeclarations.first { $0.identifier.rawValue == "unlock" })
+    #expect(unlock.activationRule.matches(ActivationContext(selection: [locked])))
+    #expect(!unlock.activationRule.matches(ActivationContext(selection: [lockedForBen])))
   }
 }

@@ -255,6 +255,7 @@ final class ProgressLog: @unchecked Sendable {
     ItemSort(key: .name, ascending: false, foldersFirst: true),
     ItemSort(key: .name, ascending: true, foldersFirst: false),
     ItemSort(key: .size, ascending: false, foldersFirst: true),
+    ItemSort(key: .size, ascending: false, foldersFirst: false),
   ])
   func pagesMatchAFullSort(_ sort: ItemSort) async throws {
     let tmp = TemporaryFolder()
@@ -274,10 +275,13 @@ final class ProgressLog: @unchecked Sendable {
     }
     expected.sort { a, b in
       if sort.foldersFirst && a.folder != b.folder { return a.folder }
-      if sort.key == .size && !a.folder && !b.folder && a.size != b.size {
-        return sort.ascending ? a.size < b.size : a.size > b.size
-      }
       let c = NameOrdering.compare(a.name, b.name)
+      // By size, a folder counts as 0 (it has no size of its own), and equal sizes go by name
+      // A to Z whichever way the sizes run.
+      if sort.key == .size {
+        if a.size != b.size { return sort.ascending ? a.size < b.size : a.size > b.size }
+        return c < 0
+      }
       return sort.ascending ? c < 0 : c > 0
     }
     let provider = testProvider(tmp)

@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import TestExecution
 import Testing
 
 @testable import LocalProvider
@@ -8,7 +9,10 @@ import Testing
   import Glibc
 #endif
 
-@Suite struct LocalProviderMutationTests {
+/// Its provider lists every trash of the mounts, /dev/shm's top-folder trash included, where
+/// FreedesktopTrashTests puts an item for a moment: the two take turns (a restore once failed
+/// on the other's entry).
+@Suite(.exclusive("topdir-trash")) struct LocalProviderMutationTests {
   @Test func createFolderAndCollision() async throws {
     let tmp = TemporaryFolder()
     let provider = testProvider(tmp)

@@ -8,7 +8,8 @@ import Testing
   static func domain(_ name: String, local: Bool = false) -> Domain {
     Domain(
       identifier: DomainIdentifier(unchecked: name), displayName: name,
-      provider: InMemoryProvider(domain: DomainIdentifier(unchecked: name)), localRoot: local ? .root : nil)
+      provider: InMemoryProvider(domain: DomainIdentifier(unchecked: name), traits: local ? .localFilesystem : .inMemory),
+      localRoot: local ? .root : nil)
   }
 
   @Test func theLocalDomainComesFirstThenTheOthersInOrder() throws {
@@ -17,8 +18,8 @@ import Testing
     try registry.add(Self.domain("photos"))
     #expect(registry.domains.map(\.identifier.rawValue) == ["local", "work", "photos"])
     #expect(registry.local.identifier == .local)
-    #expect(registry.local.isLocal)
-    #expect(registry.domain(DomainIdentifier(unchecked: "work"))?.isLocal == false)
+    #expect(registry.local.hasDirectContent)
+    #expect(registry.domain(DomainIdentifier(unchecked: "work"))?.isSynced == true)
     #expect(registry.domain(DomainIdentifier(unchecked: "photos"))?.provider.domain.rawValue == "photos")
     #expect(registry.domain(DomainIdentifier(unchecked: "Photos")) == nil)
   }

@@ -23,6 +23,7 @@ struct WindowProvider: Provider {
   let log = Log()
 
   var domain: DomainIdentifier { base.domain }
+  var traits: ProviderTraits { base.traits }
 
   func item(for identifier: ItemIdentifier, pathHint: ItemPath?) async throws(ProviderError) -> Item {
     try await base.item(for: identifier, pathHint: pathHint)

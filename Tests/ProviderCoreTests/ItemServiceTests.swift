@@ -60,7 +60,7 @@ struct MemoryFixture {
     index = try WorkingSetIndex.inMemory()
     let p: any Provider = provider ?? memory
     domain = Domain(identifier: p.domain, displayName: "Memory", provider: p, localRoot: nil)
-    let local = Domain(identifier: .local, displayName: "This Computer", provider: InMemoryProvider(), localRoot: .root)
+    let local = Domain(identifier: .local, displayName: "This Computer", provider: InMemoryProvider(traits: .localFilesystem), localRoot: .root)
     var registry = DomainRegistry(local: local)
     try registry.add(domain)
     service = ItemService(registry: registry, index: index)
@@ -73,6 +73,7 @@ struct TaglessProvider: Provider {
   let base: InMemoryProvider
 
   var domain: DomainIdentifier { base.domain }
+  var traits: ProviderTraits { base.traits }
 
   func item(for identifier: ItemIdentifier, pathHint: ItemPath?) async throws(ProviderError) -> Item {
     try await base.item(for: identifier, pathHint: pathHint)

@@ -51,6 +51,31 @@ import WorkingSetIndex
     #expect(try f.index.pendingTransfers().isEmpty)
   }
 
+  /// Issue 9 item 7: an upload refused because someone else locked the file fails with its own
+  /// code and advice, and a later edit of the file supersedes it: before, the failed one kept the
+  /// item's upload slot and the new edit waited behind it for ever (`◷`, "syncing 1").
+  @Test func aLockRefusalFailsWithItsOwnCodeAndALaterEditIsNotStuckBehindIt() async throws {
+    let f = try SyncFixture()
+    let item = await f.memory.add(ItemName("a.txt"), content: Data("v1".utf8))
+    let locked = Flag()
+    await locked.set()
+    await f.memory.setHook { call throws(ProviderError) in
+      if call == .modify, await locked.value { throw ProviderError(.itemLocked, "a.txt is locked by ben") }
+    }
+    try await edit(f, item, "v2")
+    let first = await f.queue.drain()
+    #expect(first.unfinished.map(\.state) == [.failed])
+    #expect(FailureDisposition.of(ProviderError(.itemLocked, "x")) == .fail)
+    #expect(ProviderError(.itemLocked, "x").recoverySuggestion?.contains("unlock") == true)
+    // Ben unlocks; the person edits again.
+    await locked.clear()
+    try await edit(f, item, "v3")
+    #expect(try f.index.pendingUploads(domain: SyncFixture.cloud, identifier: item.identifier).count == 1)
+    #expect(await f.queue.drain().succeeded)
+    #expect(await f.text(of: item.identifier) == "v3")
+    #expect(SyncEngine.syncingCount(SyncFixture.cloud, index: f.index) == 0)
+  }
+
   /// Two edits before the first upload: both reach the server in order, the second based on the
   /// first's result, so the person's own edits never conflict with each other.
   @Test func successiveEditsAreRebasedNotConflicted() async throws {

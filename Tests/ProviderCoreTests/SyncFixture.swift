@@ -26,15 +26,16 @@ final class SyncFixture: @unchecked Sendable {
 
   init(
     budget: Int64 = 1 << 30, policy: RetryPolicy = RetryPolicy(base: 0.01, cap: 0.05, attemptsPerDrain: 4),
-    limits: TransferQueue.Limits = TransferQueue.Limits(uploads: 2, downloads: 3, probeInterval: 0.05)
+    limits: TransferQueue.Limits = TransferQueue.Limits(uploads: 2, downloads: 3, probeInterval: 0.05),
+    traits: ProviderTraits = .inMemory
   ) throws {
-    memory = InMemoryProvider(domain: Self.cloud, rootName: "Cloud")
+    memory = InMemoryProvider(domain: Self.cloud, rootName: "Cloud", traits: traits)
     provider = FaultyProvider(memory)
     indexURL = URL(fileURLWithPath: scratch.path.lossyString).appendingPathComponent("data/index.sqlite")
     index = try WorkingSetIndex.open(at: indexURL)
     domain = Domain(identifier: Self.cloud, displayName: "Cloud", provider: provider, localRoot: nil)
     var r = DomainRegistry(
-      local: Domain(identifier: .local, displayName: "This Computer", provider: InMemoryProvider(), localRoot: .root))
+      local: Domain(identifier: .local, displayName: "This Computer", provider: InMemoryProvider(traits: .localFilesystem), localRoot: .root))
     try r.add(domain)
     registry = r
     self.policy = policy
@@ -182,6 +183,7 @@ final class FaultyProvider: Provider, @unchecked Sendable {
   func push() { _ = signal.withLock { $0?.yield() } }
 
   var domain: DomainIdentifier { inner.domain }
+  var traits: ProviderTraits { inner.traits }
 
   func item(for identifier: ItemIdentifier, pathHint: ItemPath?) async throws(ProviderError) -> Item {
     try await inner.item(for: identifier, pathHint: pathHint)

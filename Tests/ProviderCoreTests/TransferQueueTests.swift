@@ -183,6 +183,47 @@ import WorkingSetIndex
     #expect(await f.memory.calls.contains(.anchor))
   }
 
+  /// Issue 9 item 4: `folio put` while the server was down left its upload throttled in the
+  /// journal. The browser's queue held no latch for it, so nothing probed or released it: it
+  /// waited, shown stuck, until Retry. A running queue now tries such rows itself.
+  @Test func aRowAnotherProcessLeftThrottledIsSentByARunningQueue() async throws {
+    let f = try SyncFixture(limits: TransferQueue.Limits(uploads: 2, downloads: 3, probeInterval: 3600))
+    let root = try await f.memory.item(for: .root)
+    let ids = try await f.engine.put([try f.source("a", "1")], into: root, in: f.domain)
+    try f.index.updateTransfer(ids[0]) {
+      $0.state = .throttled
+      $0.throttledByCode = ProviderError.Code.serverUnreachable.rawValue
+      $0.lastError = "cannot reach the server"
+    }
+    let recorder = await SyncEventRecorder.follow(f.engine.events)
+    await f.queue.start()
+    await recorder.wait { $0.contains { if case .completed = $0 { true } else { false } } }
+    await f.queue.stop()
+    #expect(try await f.children().map(\.filename) == [ItemName("src-a")])
+  }
+
+  /// Issue 9 item 4: the server answering (a sync, a listing) lifts a latch on
+  /// `serverUnreachable` at once — not at the next probe, 15 s away — and only that latch.
+  @Test func theServerAnsweringReleasesUnreachableUploadsAtOnce() async throws {
+    let f = try SyncFixture(limits: TransferQueue.Limits(uploads: 2, downloads: 3, probeInterval: 3600))
+    let online = Flag()
+    let root = try await f.memory.item(for: .root)
+    await f.memory.setHook { call throws(ProviderError) in
+      if !(await online.value) { throw ProviderError(.serverUnreachable, "no route to the server") }
+    }
+    let recorder = await SyncEventRecorder.follow(f.engine.events)
+    _ = try await f.engine.put([try f.source("a", "1")], into: root, in: f.domain)
+    await f.queue.start()
+    await recorder.wait { $0.contains { if case .domainThrottled = $0 { true } else { false } } }
+    let sync = try #require(f.engine.workingSetSync(for: SyncFixture.cloud))
+    _ = try? await sync.syncNow()
+    await online.set()
+    _ = try await sync.syncNow()
+    await recorder.wait { $0.contains { if case .completed = $0 { true } else { false } } }
+    #expect(await recorder.events.contains(.syncResumed(SyncFixture.cloud)))
+    await f.queue.stop()
+  }
+
   @Test func aFailedTransferWaitsForRetry() async throws {
     let f = try SyncFixture()
     let folder = await f.memory.add(ItemName("Gone"), folder: true)
@@ -210,4 +251,5 @@ actor Counter {
 actor Flag {
   private(set) var value = false
   func set() { value = true }
+  func clear() { value = false }
 }

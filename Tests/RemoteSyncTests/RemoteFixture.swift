@@ -72,7 +72,7 @@ final class RemoteClient: Sendable {
     index = try WorkingSetIndex.open(at: dir.appendingPathComponent("index.sqlite"))
     domain = Domain(identifier: RemoteServer.work, displayName: "Work", provider: provider, localRoot: nil)
     var registry = DomainRegistry(
-      local: Domain(identifier: .local, displayName: "This Computer", provider: InMemoryProvider(), localRoot: .root))
+      local: Domain(identifier: .local, displayName: "This Computer", provider: InMemoryProvider(traits: .localFilesystem), localRoot: .root))
     try registry.add(domain)
     engine = SyncEngine(
       registry: registry, index: index, contentRoot: dir.appendingPathComponent("content"), cacheBudget: 1 << 32,

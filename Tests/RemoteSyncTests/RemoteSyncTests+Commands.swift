@@ -159,6 +159,29 @@ extension RemoteSyncTests {
     try await expectExactlyOnce(data, named: "once.bin", on: server)
   }
 
+  /// `folio put` of a file the folder already holds with the same bytes: "up to date", nothing
+  /// queued or sent (it said "uploaded", the queue having taken the server's file for its own).
+  @Test func puttingBytesTheServerAlreadyHasSaysItIsUpToDate() async throws {
+    let server = try await RemoteServer()
+    let home = try FolioHome(server: server)
+    let data = randomData(70_000, seed: 21)
+    let path = try home.file("same.bin", data)
+    let first = try home.run(["put", path, "work:/"])
+    #expect(first.status == 0 && first.out.contains("uploaded"), "\(first)")
+    let again = try home.run(["put", path, "work:/"])
+    #expect(again.status == 0, "\(again)")
+    #expect(again.out == "up to date work:/same.bin (the server has these bytes; nothing was sent)\n", "\(again)")
+    let queued = try home.run(["put", "--queue-only", path, "work:/"])
+    #expect(queued.status == 0 && queued.out.hasPrefix("up to date"), "\(queued)")
+    let sync = try home.run(["sync", "--json"])
+    #expect(sync.status == 0 && !sync.out.contains("upload"), "nothing was journaled: \(sync)")
+    try await expectExactlyOnce(data, named: "same.bin", on: server)
+
+    // Other bytes under that name still go up beside it.
+    let other = try home.run(["put", try home.file("same.bin", randomData(100, seed: 22)), "work:/"])
+    #expect(other.status == 0 && other.out.contains("uploaded /same 2.bin"), "\(other)")
+  }
+
   @Test func quotaExceededSaysWhatToDoAndSyncSendsItOnceFreed() async throws {
     let server = try await RemoteServer(quotas: ["ana": 1000])
     let home = try FolioHome(server: server)

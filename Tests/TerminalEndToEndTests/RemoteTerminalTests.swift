@@ -203,6 +203,47 @@ extension TerminalEndToEndTests {
       try term.wait(for: "EXITED 0")
     }
 
+    /// Issue 9 items 4 and 5, as a person met them: the server dies, the sidebar says offline at
+    /// once and the folder shows what this computer knows; `folio put` in another terminal queues
+    /// a file (exit 75); the server comes back on the same port and, with no key, the sidebar says
+    /// online, the file reaches the server and the folder lists it.
+    @Test("A server that dies is offline at once, known items stay listed, and its return resumes everything with no key")
+    func aServerThatComesBackIsNoticed() async throws {
+      let world = try await RemoteWorld()
+      try world.put("notes.txt", "notes")
+      let term = try TmuxTerminal(world.sandbox, environment: ["EDITOR": "/bin/true"], arguments: ["work:/"])
+      try term.wait(forAll: ["notes.txt", "work (online)"])
+      try term.send("Enter")  // opened, so downloaded and in the working set
+      try TmuxTerminal.eventually("notes.txt downloaded") {
+        (FileManager.default.subpaths(atPath: world.sandbox.cacheHome + "/folio/content") ?? []).contains { $0.utf8.count > 60 }
+      }
+
+      world.server.stop(signal: SIGKILL)
+      try term.wait(until: "the sidebar says offline") { $0.contains("work (offline") }
+      try term.send("C-r")
+      try term.wait(until: "what this computer knows, marked offline") {
+        $0.listShows("notes.txt") && $0.lines.last?.contains("known here (offline)") == true
+      }
+
+      let later = try world.sandbox.file("later.txt", "written while the server was down\n")
+      let put = try Programs.run(
+        try FolioBinary.path(), ["put", later, "work:/"], environment: world.sandbox.environment,
+        directory: world.sandbox.harness)
+      #expect(put.status == 75, "\(put.stderr)")
+      try term.wait(until: "the other process's upload listed as waiting") { $0.listShows("later.txt") }
+
+      try await world.server.start()
+      try term.wait(until: "online again, the file sent and listed, with no key") {
+        $0.contains("work (online)") && $0.listShows("later.txt") && $0.listShows("notes.txt")
+          && !$0.contains("known here")
+      }
+      try TmuxTerminal.eventually("the server has the queued bytes") {
+        try world.serverText("work:/later.txt") == "written while the server was down\n"
+      }
+      try term.send("q")
+      try term.expectTerminalRestored(exitStatus: 0)
+    }
+
     @Test("Hostile names made on the server are listed escaped, in the UI and by folio ls, and never name a cache file")
     func hostileNamesFromTheServer() async throws {
       let world = try await RemoteWorld()

@@ -21,6 +21,20 @@ extension TerminalEndToEndTests {
       try term.expectTerminalRestored(exitStatus: 0)
     }
 
+    @Test("Ctrl-C quits even with quit unbound in [keys], from a prompt too")
+    func ctrlCAlwaysQuits() throws {
+      let sandbox = try Sandbox()
+      try sandbox.file("notes.txt")
+      try FileManager.default.createDirectory(atPath: sandbox.configHome + "/folio", withIntermediateDirectories: true)
+      try "[keys]\nquit = []\n".write(toFile: sandbox.configHome + "/folio/config.toml", atomically: true, encoding: .utf8)
+      let term = try TmuxTerminal(sandbox)
+      try term.wait(forAll: ["notes.txt", "Browse"])
+      try term.send("r")
+      try term.wait(for: "┌─ Rename")
+      try term.send("C-c")
+      try term.expectTerminalRestored(exitStatus: 0)
+    }
+
     @Test("q restores the terminal with the mouse enabled too")
     func quitRestoresTheTerminalWithTheMouse() throws {
       let sandbox = try Sandbox()
@@ -197,6 +211,54 @@ extension TerminalEndToEndTests {
       try term.expectTerminalRestored(exitStatus: 0)
     }
 
+    @Test(
+      "A terminal the browser cannot drive is refused in one line, before anything is drawn",
+      arguments: [
+        ("dumb", [String](), "TERM=dumb cannot move the cursor"),
+        ("dumb", ["demo"], "TERM=dumb cannot move the cursor"),
+        ("no-such-terminal-42", [], "\"no-such-terminal-42\" is unknown here"),
+        ("", [], "TERM is not set"),
+      ])
+    func unusableTerminal(_ type: String, _ arguments: [String], _ message: String) throws {
+      let sandbox = try Sandbox()
+      try sandbox.file("notes.txt")
+      // Wide enough for the message on one row.
+      let term = try TmuxTerminal(sandbox, width: 220, height: 10, term: type, arguments: arguments)
+      let screen = try term.wait(for: "EXITED 1")
+      #expect(screen.nonEmptyLines.count == 2, "one line, then the shell's:\n\(screen.framed)")
+      #expect(screen.nonEmptyLines.first?.hasPrefix("folio: ") == true, "\(screen.framed)")
+      #expect(screen.contains(message), "\(screen.framed)")
+      #expect(type.isEmpty || screen.contains("TERM=xterm-256color"), "says which TERM would work:\n\(screen.framed)")
+      #expect(!screen.contains("loading"), "no UI was started")
+      #expect(try term.format("#{alternate_on}") == "0")
+      #expect(try term.format("#{cursor_flag}") == "1")
+      let before = try String(contentsOfFile: term.sttyBeforeFile, encoding: .utf8)
+      let after = try String(contentsOfFile: term.sttyAfterFile, encoding: .utf8)
+      #expect(!before.isEmpty && before == after, "the terminal modes (stty -g) are unchanged")
+    }
+
+    @Test("Symbolic links show where they point, a link to a folder with its slash; a long path keeps its end")
+    func linksAndLongPaths() throws {
+      let sandbox = try Sandbox()
+      let deep = "clients/acme-corporation/2026/quarterly-review/Projects/alpha"
+      try sandbox.file(deep + "/report.txt")
+      try sandbox.file("Docs/inner.txt")
+      try sandbox.file("notes.txt")
+      try FileManager.default.createSymbolicLink(atPath: sandbox.work + "/docs-link", withDestinationPath: "Docs")
+      try FileManager.default.createSymbolicLink(atPath: sandbox.work + "/notes-link", withDestinationPath: "notes.txt")
+      try FileManager.default.createSymbolicLink(atPath: sandbox.work + "/dangling", withDestinationPath: "gone.txt")
+      let term = try TmuxTerminal(sandbox, width: 80, height: 24, arguments: [sandbox.work + "/" + deep])
+      var screen = try term.wait(for: "report.txt")
+      #expect(
+        screen.lines[1].contains("…/") && screen.lines[1].hasSuffix("/Projects/alpha"),
+        "the path bar keeps the folder's name:\n\(screen.framed)")
+      try term.send("BSpace", times: 6)
+      screen = try term.wait(forAll: ["docs-link/ → Docs", "notes-link@ → notes.txt", "dangling@ → gone.txt"])
+      #expect(!screen.contains("notes.txt@"), "\(screen.framed)")
+      try term.send("q")
+      try term.expectTerminalRestored(exitStatus: 0)
+    }
+
     @Test("NO_COLOR=1: no colors at all, the selection still visible, everything works")
     func noColor() throws {
       let sandbox = try Sandbox()
@@ -295,6 +357,30 @@ extension TerminalEndToEndTests {
       screen = try term.wait(until: "the prompt after fg") { $0.lines.last { !$0.isEmpty } == "$" }
       #expect(try term.format("#{alternate_on}") == "0")
       #expect(try term.format("#{cursor_flag}") == "1")
+    }
+
+    @Test("Esc and Ctrl-Z sent at once are two keys: the menu closes and Folio is suspended")
+    func escapeThenSuspend() throws {
+      let sandbox = try Sandbox()
+      try sandbox.file("notes.txt")
+      let term = try TmuxTerminal(sandbox, interactiveShell: true)
+      try term.wait(for: "$")
+      try term.type(shellQuote(try FolioBinary.path()) + "; echo EXITED $?")
+      try term.send("Enter")
+      try term.wait(until: "Browse with notes.txt") { $0.listShows("notes.txt") && $0.contains("1 item") }
+      try term.send("m")
+      try term.wait(for: "┌─ notes.txt")
+      // One send-keys: both bytes reach Folio in the same read, as a paste or a fast typist sends them.
+      try term.send("Escape", "C-z")
+      let screen = try term.wait(for: "Stopped")
+      #expect(try term.format("#{alternate_on}") == "0", "the shell has the normal screen:\n\(screen.framed)")
+      // The keys typed now are the shell's, not commands of Folio's.
+      try term.type("fg")
+      try term.send("Enter")
+      try term.wait(until: "the UI back, the menu closed") { $0.listShows("notes.txt") && !$0.contains("┌─ notes.txt") }
+      try term.send("q")
+      try term.wait(until: "the prompt after q") { $0.lines.last { !$0.isEmpty } == "$" }
+      #expect(try term.format("#{alternate_on}") == "0")
     }
   }
 }

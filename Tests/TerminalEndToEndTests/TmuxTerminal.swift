@@ -88,7 +88,7 @@ final class TmuxTerminal {
       set -g status off
       set -g remain-on-exit on
       set -g default-shell /bin/sh
-      set -g default-terminal \(term)
+      set -g default-terminal "\(term.isEmpty ? "xterm-256color" : term)"
       set -g escape-time 0
       set -g history-limit 200
 

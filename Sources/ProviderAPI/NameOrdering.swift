@@ -1,4 +1,5 @@
-/// The order of names in a folder: case-insensitive, with digit runs compared as numbers
+/// The order of names in a folder, the same for every provider that sorts by name itself (the
+/// local disk, an SFTP folder): case-insensitive, with digit runs compared as numbers
 /// ("file9" before "file10"), then bytewise so that the order is total and stable.
 ///
 /// Non-ASCII bytes compare by value: locale collation would need decoding every name of a
@@ -7,15 +8,15 @@
 /// Sorting a huge folder compares 64-bit *prefix keys* first and falls back to the full comparison
 /// only on ties. A key packs the first eight case-folded bytes big-endian; at the first digit it
 /// writes '0' and stops, so two keys that differ always order the same way as the full comparison.
-enum NameOrdering {
-  @inline(__always) static func fold(_ c: UInt8) -> UInt8 {
+public enum NameOrdering {
+  @inlinable @inline(__always) public static func fold(_ c: UInt8) -> UInt8 {
     (c &- 0x41) < 26 ? c | 0x20 : c
   }
 
-  @inline(__always) static func isDigit(_ c: UInt8) -> Bool { (c &- 0x30) < 10 }
+  @inlinable @inline(__always) public static func isDigit(_ c: UInt8) -> Bool { (c &- 0x30) < 10 }
 
   /// The prefix key of a name (see the type's documentation).
-  static func prefixKey(_ p: UnsafePointer<UInt8>, _ n: Int) -> UInt64 {
+  @inlinable public static func prefixKey(_ p: UnsafePointer<UInt8>, _ n: Int) -> UInt64 {
     var key: UInt64 = 0
     var i = 0
     while i < 8 {
@@ -35,7 +36,7 @@ enum NameOrdering {
   }
 
   /// Full comparison: negative, zero or positive.
-  static func compare(_ a: UnsafePointer<UInt8>, _ na: Int, _ b: UnsafePointer<UInt8>, _ nb: Int) -> Int {
+  @inlinable public static func compare(_ a: UnsafePointer<UInt8>, _ na: Int, _ b: UnsafePointer<UInt8>, _ nb: Int) -> Int {
     var i = 0
     var j = 0
     while i < na && j < nb {
@@ -83,7 +84,7 @@ enum NameOrdering {
   }
 
   /// Compares two byte arrays with the same order (for small lists and tests).
-  static func compare(_ a: [UInt8], _ b: [UInt8]) -> Int {
+  public static func compare(_ a: [UInt8], _ b: [UInt8]) -> Int {
     a.withUnsafeBufferPointer { pa in
       b.withUnsafeBufferPointer { pb in
         compare(pa.baseAddress ?? emptyPointer, pa.count, pb.baseAddress ?? emptyPointer, pb.count)
@@ -92,5 +93,5 @@ enum NameOrdering {
   }
 
   nonisolated(unsafe) private static let emptyStorage = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
-  static var emptyPointer: UnsafePointer<UInt8> { UnsafePointer(emptyStorage) }
+  public static var emptyPointer: UnsafePointer<UInt8> { UnsafePointer(emptyStorage) }
 }

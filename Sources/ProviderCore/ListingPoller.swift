@@ -1,0 +1,322 @@
+import Foundation
+import ProviderAPI
+import WorkingSetIndex
+
+/// The time a ``ListingPoller`` runs on: now (a `Duration` since an origin) and a sleep. Injected
+/// so tests drive the poller with a virtual time and never sleep.
+public struct PollClock: Sendable {
+  public var now: @Sendable () -> Duration
+  public var sleep: @Sendable (Duration) async throws -> Void
+
+  public init(now: @escaping @Sendable () -> Duration, sleep: @escaping @Sendable (Duration) async throws -> Void) {
+    self.now = now
+    self.sleep = sleep
+  }
+
+  /// The monotonic clock, from the moment this is made.
+  public static func continuous() -> PollClock {
+    let clock = ContinuousClock()
+    let origin = clock.now
+    return PollClock(now: { origin.duration(to: clock.now) }, sleep: { try await clock.sleep(for: $0) })
+  }
+}
+
+/// Change detection for storage without a change feed (`ProviderTraits.changeFeed == .none`:
+/// SFTP, S3, plain WebDAV; remote-providers.md §1.3): lists folders on a ``PollSchedule``,
+/// compares each listing with the index (``ListingDiff``, pure) and hands the result to `apply`
+/// (`WorkingSetSync.applyListing`), which changes the index as a change batch would.
+///
+/// An actor of its own: listings run in tasks off any caller, and the browser's calls
+/// (``show(_:)``, ``hide(_:)``, ``refresh(_:)``, ``noteHint(_:_:)``) are non-isolated and return at
+/// once — a key never waits for a listing.
+public actor ListingPoller {
+  public typealias Apply = @Sendable (ListingChanges) async throws(ProviderError) -> Void
+
+  /// What the browser tells the poller.
+  public enum Command: Sendable, Equatable {
+    case show(ItemIdentifier)
+    case hide(ItemIdentifier)
+    case refresh(ItemIdentifier)
+    case hint(ItemIdentifier, Data)
+  }
+
+  public nonisolated let domain: DomainIdentifier
+  nonisolated let provider: any Provider
+  nonisolated let index: WorkingSetIndex
+  nonisolated let apply: Apply
+  nonisolated let massGuard: MassDeletionGuard
+  nonisolated let clock: PollClock
+  nonisolated let jitter: @Sendable () -> Double
+  nonisolated let pageSize: Int
+  nonisolated let detectMoves: Bool
+  nonisolated let hashKind: ProviderTraits.ContentHash
+
+  private var schedule: PollSchedule
+  private var states: [ItemIdentifier: FolderListingState] = [:]
+  /// The latest listing of each folder; a new one waits for the one before (one at a time per
+  /// folder, so its state between listings is never raced).
+  private var running: [ItemIdentifier: (serial: UInt64, task: Task<ListingChanges, Never>)] = [:]
+  private var serial: UInt64 = 0
+  private var workingSetReadAt: Duration?
+  private var loop: Task<Void, Never>?
+  private var listener: Task<Void, Never>?
+  private var sleeper: Task<Void, Never>?
+  private var woken = false
+  private nonisolated let commands: AsyncStream<Command>
+  private nonisolated let commandSink: AsyncStream<Command>.Continuation
+
+  /// - Parameters:
+  ///   - apply: Where the changes of one listing go: `{ try await sync.applyListing($0) }`.
+  ///   - massGuard: WorkingSetSync's threshold (`MassDeletionGuard(share: sync.massDeleteShare,
+  ///     minimum: sync.massDeleteMinimum)`).
+  public init(
+    domain: DomainIdentifier, provider: any Provider, index: WorkingSetIndex, cadence: PollSchedule.Cadence = .standard,
+    massGuard: MassDeletionGuard = .standard, clock: PollClock = .continuous(), pageSize: Int = 1000,
+    jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }, apply: @escaping Apply
+  ) {
+    self.domain = domain
+    self.provider = provider
+    self.index = index
+    self.apply = apply
+    self.massGuard = massGuard
+    self.clock = clock
+    self.jitter = jitter
+    self.pageSize = pageSize
+    self.detectMoves = provider.traits.identity == .pathKeyed
+    self.hashKind = provider.traits.contentHash
+    self.schedule = PollSchedule(cadence: cadence)
+    (commands, commandSink) = AsyncStream.makeStream(of: Command.self)
+  }
+
+  // MARK: - What the browser says (never waits)
+
+  /// The folder is on screen: listed every 15–30 s while it is.
+  public nonisolated func show(_ folder: ItemIdentifier) { commandSink.yield(.show(folder)) }
+  public nonisolated func hide(_ folder: ItemIdentifier) { commandSink.yield(.hide(folder)) }
+  /// Ctrl-R: listed at once.
+  public nonisolated func refresh(_ folder: ItemIdentifier) { commandSink.yield(.refresh(folder)) }
+  /// A folder's mtime or ETag as its parent's listing states it.
+  public nonisolated func noteHint(_ folder: ItemIdentifier, _ hint: Data) { commandSink.yield(.hint(folder, hint)) }
+
+  /// Applies a command now (what the running poller does with each one it is sent).
+  public func receive(_ command: Command) {
+    let now = clock.now()
+    switch command {
+    case .show(let f): schedule.show(f, at: now)
+    case .hide(let f): schedule.hide(f)
+    case .refresh(let f): schedule.refresh(f, at: now)
+    case .hint(let f, let h): schedule.noteHint(f, h, at: now)
+    }
+    wake()
+  }
+
+  // MARK: - Running
+
+  /// Polls until ``stop()``: reads the working set's folders every `workingSet` period, starts
+  /// the listings that are due, sleeps until the next one is due or a command or a finished
+  /// listing wakes it.
+  public func start() {
+    guard loop == nil else { return }
+    let stream = commands
+    listener = Task { [weak self] in
+      for await command in stream {
+        guard let self else { return }
+        await self.receive(command)
+      }
+    }
+    loop = Task { [weak self] in
+      while !Task.isCancelled {
+        guard let self else { return }
+        await self.cycle()
+      }
+    }
+  }
+
+  public func stop() {
+    loop?.cancel()
+    listener?.cancel()
+    sleeper?.cancel()
+    for (_, r) in running { r.task.cancel() }
+    loop = nil
+    listener = nil
+  }
+
+  private func cycle() async {
+    readWorkingSetFoldersIfDue()
+    launchDue()
+    guard !woken else {
+      woken = false
+      return
+    }
+    let now = clock.now()
+    let wait = schedule.nextWake().map { max(.zero, $0 - now) } ?? schedule.cadence.workingSet
+    let sleep = clock.sleep
+    let s = Task { _ = try? await sleep(wait) }
+    sleeper = s
+    await s.value
+    sleeper = nil
+    woken = false
+  }
+
+  private func wake() {
+    woken = true
+    sleeper?.cancel()
+  }
+
+  /// Re-reads which folders hold the working set, once per `workingSet` period.
+  public func readWorkingSetFoldersIfDue() {
+    let now = clock.now()
+    if let last = workingSetReadAt, now - last < schedule.cadence.workingSet { return }
+    guard let folders = try? index.workingSetFolders(domain: domain) else { return }
+    workingSetReadAt = now
+    schedule.setWorkingSetFolders(folders, at: now)
+  }
+
+  /// Starts the listings that are due (at most the free slots) and returns their tasks; each
+  /// applies its changes, tells the schedule how it ended and wakes the loop.
+  @discardableResult
+  public func launchDue() -> [Task<ListingChanges, Never>] {
+    schedule.take(at: clock.now()).map { begin($0, scheduled: true, allowMassDeletion: false) }
+  }
+
+  /// Lists a folder now and applies what changed, after any listing of it that is running:
+  /// `folio sync`, tests, and a person who confirmed held deletions (`allowMassDeletion`).
+  @discardableResult
+  public func pollNow(_ folder: ItemIdentifier, allowMassDeletion: Bool = false) async -> ListingChanges {
+    await begin(folder, scheduled: false, allowMassDeletion: allowMassDeletion).value
+  }
+
+  private func begin(_ folder: ItemIdentifier, scheduled: Bool, allowMassDeletion: Bool) -> Task<ListingChanges, Never> {
+    serial += 1
+    let me = serial
+    let previous = running[folder]?.task
+    let task = Task {
+      _ = await previous?.value
+      let changes = await self.poll(folder, allowMassDeletion: allowMassDeletion)
+      self.ended(folder, serial: me, changes: changes, scheduled: scheduled)
+      return changes
+    }
+    running[folder] = (me, task)
+    return task
+  }
+
+  private func ended(_ folder: ItemIdentifier, serial: UInt64, changes: ListingChanges, scheduled: Bool) {
+    if running[folder]?.serial == serial { running[folder] = nil }
+    guard scheduled else { return }
+    let completeness: ListingCompleteness =
+      switch changes.verdict {
+      case .complete: .complete
+      case .failed: .failed
+      case .cutShort, .suspectEmpty: .cutShort
+      }
+    schedule.finished(
+      folder, completeness, awaitsConfirmation: states[folder]?.awaitsConfirmation ?? false, at: clock.now(),
+      jitter: jitter())
+    wake()
+  }
+
+  /// Whether a listing is running.
+  public var isBusy: Bool { !running.isEmpty }
+
+  /// The folder's state between listings (the items it lacked once).
+  public func state(of folder: ItemIdentifier) -> FolderListingState { states[folder] ?? FolderListingState() }
+
+  // MARK: - One listing
+
+  private func poll(_ folder: ItemIdentifier, allowMassDeletion: Bool) async -> ListingChanges {
+    let (items, completeness) = await list(folder)
+    let known: [KnownChild]
+    do {
+      known = try index.children(domain: domain, of: folder, limit: Int.max).map { KnownChild($0.item(), hash: hashKind) }
+    } catch {
+      return ListingChanges(folder: folder, verdict: .failed)
+    }
+    var state = states[folder] ?? FolderListingState()
+    var changes = ListingDiff.diff(
+      folder: folder, known: known, listed: items, completeness: completeness, state: &state, guard: massGuard,
+      allowMassDeletion: allowMassDeletion, detectMoves: detectMoves, hash: hashKind)
+    if changes.verdict == .suspectEmpty {
+      changes = await confirmAbsences(folder, known, allowMassDeletion: allowMassDeletion)
+    }
+    if changes.verdict == .complete {
+      var hasher = Hasher()
+      for item in items.sorted(by: { $0.identifier.rawValue < $1.identifier.rawValue }) {
+        hasher.combine(item.identifier)
+        hasher.combine(item.version.content)
+        hasher.combine(item.version.metadata)
+      }
+      let fingerprint = hasher.finalize()
+      // The first listing of a folder on screen has nothing of its own to compare with, and the
+      // browser listed it up to one period earlier: whatever came in between would never show.
+      changes.folderChanged = state.lastListing.map { $0 != fingerprint } ?? schedule.isVisible(folder)
+      state.lastListing = fingerprint
+    }
+    do {
+      if !changes.isEmpty || !changes.heldDeletions.isEmpty || changes.folderChanged { try await apply(changes) }
+    } catch {
+      // Not applied: what it lacked must be seen missing twice again before anything goes.
+      state.missingOnce = []
+    }
+    states[folder] = state
+    if changes.verdict == .complete || changes.verdict == .cutShort {
+      let now = clock.now()
+      for item in items where item.isFolder && item.parentIdentifier == folder {
+        if let hint = Self.hint(of: item) { schedule.noteHint(item.identifier, hint, at: now) }
+      }
+    }
+    return changes
+  }
+
+  /// After an empty listing of a folder the index knows children of: each child is asked for by
+  /// its identifier, and only when every one answers `noSuchItem` (an explicit answer, which a
+  /// maintenance page or an outage never gives) are they deleted — within the mass-deletion guard.
+  private func confirmAbsences(
+    _ folder: ItemIdentifier, _ known: [KnownChild], allowMassDeletion: Bool
+  ) async -> ListingChanges {
+    var gone: [ItemIdentifier] = []
+    for child in known {
+      do {
+        _ = try await provider.item(for: child.identifier, pathHint: child.path)
+        return ListingChanges(folder: folder, verdict: .suspectEmpty)  // it is there: the listing was wrong
+      } catch where error.code == .noSuchItem {
+        gone.append(child.identifier)
+      } catch {
+        return ListingChanges(folder: folder, verdict: .suspectEmpty)
+      }
+    }
+    gone.sort()
+    if !allowMassDeletion && massGuard.holds(deletions: gone.count, of: known.count) {
+      return ListingChanges(folder: folder, verdict: .suspectEmpty, heldDeletions: gone)
+    }
+    return ListingChanges(folder: folder, verdict: .suspectEmpty, deletedIdentifiers: gone)
+  }
+
+  /// Every page of the folder. Any error or a cancellation ends the listing: cut short when some
+  /// pages arrived, failed when none did. Hidden items are listed too (the index may know them).
+  private func list(_ folder: ItemIdentifier) async -> ([Item], ListingCompleteness) {
+    var items: [Item] = []
+    var page: Page?
+    var pages = 0
+    let request = EnumerationRequest(container: folder, includeHidden: true, suggestedPageSize: pageSize)
+    repeat {
+      do {
+        let answer = try await provider.enumerate(request, page: page, progress: { _ in })
+        items += answer.items
+        page = answer.nextPage
+        pages += 1
+      } catch {
+        return (items, pages == 0 ? .failed : .cutShort)
+      }
+      if Task.isCancelled { return (items, pages == 0 ? .failed : .cutShort) }
+    } while page != nil
+    return (items, .complete)
+  }
+
+  /// A folder's cheap change hint: its content version and modification date as its parent
+  /// lists them (SFTP's directory mtime, a WebDAV collection's ETag).
+  public static func hint(of folder: Item) -> Data? {
+    var data = folder.version.content
+    if let m = folder.contentModificationDate { withUnsafeBytes(of: m.timeIntervalSince1970.bitPattern) { data.append(contentsOf: $0) } }
+    return data.isEmpty ? nil : data
+  }
+}

@@ -1,0 +1,54 @@
+import Foundation
+
+/// Turns ssh's exit status and stderr into one error with a clear cause (remote-providers.md §1.5).
+///
+/// ssh exits 255 for its own failures and says why on stderr; the wording is stable across
+/// OpenSSH releases (`ssh.c`, `sshconnect.c`), so matching a few phrases is reliable enough, and
+/// the line itself is kept in the message so nothing is lost when no phrase matches.
+enum SSHFailure {
+  static func classify(stderr: String, exitStatus: Int32?, host: String) -> SFTPError {
+    let lines = stderr.split(whereSeparator: \.isNewline).map(String.init).filter { !$0.isEmpty }
+    // The most telling line: the first one that matches a known cause, else the last one.
+    func line(containing phrase: String) -> String? { lines.first { $0.localizedCaseInsensitiveContains(phrase) } }
+
+    if let text = line(containing: "Could not resolve hostname") {
+      return SFTPError(.hostNotFound, "\(host): host not found (\(text))")
+    }
+    if let text = line(containing: "REMOTE HOST IDENTIFICATION HAS CHANGED")
+      ?? line(containing: "Host key for") ?? line(containing: "Host key verification failed")
+    {
+      let changed = stderr.contains("HAS CHANGED")
+      let cause = changed ? "the host key has changed; ssh refuses to connect" : "the host key was not accepted"
+      return SFTPError(.hostKeyRefused, "\(host): \(cause) (\(text))")
+    }
+    if let text = line(containing: "Permission denied (") ?? line(containing: "Too many authentication failures") {
+      return SFTPError(.authenticationRefused, "\(host): sign-in refused (\(text))")
+    }
+    for phrase in ["Connection refused", "No route to host", "Network is unreachable", "Connection timed out",
+      "Operation timed out", "Connection closed by", "Connection reset by", "kex_exchange_identification"]
+    {
+      if let text = line(containing: phrase), !stderr.contains("Timeout, server") {
+        return SFTPError(.hostUnreachable, "\(host): cannot reach the server (\(text))")
+      }
+    }
+    if let text = line(containing: "Timeout, server") {
+      return SFTPError(.connectionLost, "\(host): the connection was lost (\(text))")
+    }
+    if let text = line(containing: "subsystem request failed") {
+      return SFTPError(.operationUnsupported, "\(host): the server offers no SFTP (\(text))")
+    }
+    let status = exitStatus.map(describe) ?? "ended"
+    if let last = lines.last {
+      return SFTPError(.connectionLost, "\(host): the connection was lost: ssh \(status) (\(last))")
+    }
+    return SFTPError(.connectionLost, "\(host): the connection was lost: ssh \(status)")
+  }
+
+  /// "exited with status 255", "was killed by signal 9".
+  static func describe(_ status: Int32) -> String {
+    if status == -1 { return "ended" }
+    let signal = status & 0x7F
+    if signal == 0 { return "exited with status \((status >> 8) & 0xFF)" }
+    return "was killed by signal \(signal)"
+  }
+}

@@ -1,0 +1,274 @@
+import Foundation
+import SFTPClient
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A private OpenSSH server on a free loopback port, with keys, configuration and logs in a temporary
+/// folder. Nothing outside that folder changes, except `/run/sshd` (sshd's privilege-separation
+/// folder), which is created when it is missing and the tests run as root.
+///
+/// Keys: `user_key` logs in; `banner_key` logs in through a forced command that prints a line
+/// before exec'ing sftp-server (a login shell that talks); `stranger_key` is not authorized.
+public final class PrivateSSHServer: @unchecked Sendable {
+  public let folder: String
+  public let port: Int
+  private let pid: pid_t
+  public let hostKeyFingerprint: String
+
+  public var userKey: String { folder + "/user_key" }
+  public var bannerKey: String { folder + "/banner_key" }
+  public var strangerKey: String { folder + "/stranger_key" }
+  public var knownHosts: String { folder + "/known_hosts" }
+  /// A folder for the tests' files; the server sees the same filesystem, so its absolute path is
+  /// also the remote path.
+  public var files: String { folder + "/files" }
+
+  public init() throws {
+    var template = Array("/tmp/folio-sshd-XXXXXX".utf8CString)
+    guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+      throw FixtureError("mkdtemp failed")
+    }
+    folder = String(cString: made)
+    try FileManager.default.createDirectory(atPath: folder + "/files", withIntermediateDirectories: true)
+    for key in ["host_key", "user_key", "banner_key", "stranger_key"] {
+      try Self.run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", key, "-f", folder + "/" + key])
+    }
+    hostKeyFingerprint = try Self.run("/usr/bin/ssh-keygen", ["-l", "-f", folder + "/host_key.pub"])
+      .split(separator: " ")[1].description
+    let userPublic = try String(contentsOfFile: folder + "/user_key.pub", encoding: .utf8)
+    let bannerPublic = try String(contentsOfFile: folder + "/banner_key.pub", encoding: .utf8)
+    let banner = "command=\"printf 'Today is a fine day\\n'; exec /usr/lib/openssh/sftp-server\" "
+    try (userPublic + banner + bannerPublic).write(toFile: folder + "/authorized_keys", atomically: true, encoding: .utf8)
+
+    if getuid() == 0 && !FileManager.default.fileExists(atPath: "/run/sshd") {
+      try FileManager.default.createDirectory(atPath: "/run/sshd", withIntermediateDirectories: true)
+      chmod("/run/sshd", 0o755)
+    }
+
+    var lastError = ""
+    for _ in 0..<5 {
+      let port = try Self.freePort()
+      let config = """
+        Port \(port)
+        ListenAddress 127.0.0.1
+        HostKey \(folder)/host_key
+        PidFile \(folder)/sshd.pid
+        AuthorizedKeysFile \(folder)/authorized_keys
+        StrictModes no
+        UsePAM no
+        PubkeyAuthentication yes
+        PasswordAuthentication no
+        KbdInteractiveAuthentication no
+        PermitRootLogin prohibit-password
+        Subsystem sftp internal-sftp
+        LogLevel VERBOSE
+
+        """
+      try config.write(toFile: folder + "/sshd_config", atomically: true, encoding: .utf8)
+      let pid = try ChildProcess.start(
+        "/usr/sbin/sshd", ["-D", "-e", "-f", folder + "/sshd_config"], stderrPath: folder + "/sshd.log")
+      if Self.waitUntilAccepting(port: port, while: pid) {
+        self.port = port
+        self.pid = pid
+        try "[127.0.0.1]:\(port) \(String(contentsOfFile: folder + "/host_key.pub", encoding: .utf8))"
+          .write(toFile: knownHosts, atomically: true, encoding: .utf8)
+        return
+      }
+      kill(pid, SIGTERM)
+      _ = ChildProcess.wait(pid)
+      lastError = (try? String(contentsOfFile: folder + "/sshd.log", encoding: .utf8)) ?? ""
+    }
+    throw FixtureError("sshd did not start: \(lastError)")
+  }
+
+  /// An ssh_config for this server; `hostKeyChecking` "yes" with the real known_hosts by default.
+  public func configuration(
+    identity: String? = nil, knownHosts: String? = nil, hostKeyChecking: String = "yes", name: String = "client"
+  ) throws -> SSHConfiguration {
+    let user = String(cString: getpwuid(getuid())!.pointee.pw_name)
+    let text = """
+      Host sftp-test
+        HostName 127.0.0.1
+        Port \(port)
+        User \(user)
+        IdentityFile \(identity ?? userKey)
+        IdentitiesOnly yes
+        IdentityAgent none
+        UserKnownHostsFile \(knownHosts ?? self.knownHosts)
+        GlobalKnownHostsFile /dev/null
+        StrictHostKeyChecking \(hostKeyChecking)
+        UpdateHostKeys no
+        PasswordAuthentication no
+        KbdInteractiveAuthentication no
+        LogLevel ERROR
+
+      """
+    let path = folder + "/ssh_config_\(name)"
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
+    var configuration = SSHConfiguration(host: "sftp-test", configFile: path)
+    configuration.askpassProgram = try askpassScript()
+    return configuration
+  }
+
+  /// A stand-in for `folio askpass`: speaks AskpassWire to the relay (python3, which CI installs).
+  public func askpassScript() throws -> String {
+    let path = folder + "/askpass"
+    let script = """
+      #!/usr/bin/env python3
+      import os, socket, struct, sys
+      hint = {'confirm': 1, 'none': 2}.get(os.environ.get('SSH_ASKPASS_PROMPT', ''), 0)
+      prompt = os.fsencode(sys.argv[1]) if len(sys.argv) > 1 else b''
+      s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+      s.connect(os.environ['FOLIO_ASKPASS_SOCKET'])
+      s.sendall(struct.pack('>BI', hint, len(prompt)) + prompt)
+      data = b''
+      while True:
+          chunk = s.recv(4096)
+          if not chunk:
+              break
+          data += chunk
+      status, length = struct.unpack('>BI', data[:5])
+      if status != 0:
+          sys.exit(1)
+      sys.stdout.buffer.write(data[5:5 + length] + b'\\n')
+
+      """
+    try script.write(toFile: path, atomically: true, encoding: .utf8)
+    chmod(path, 0o755)
+    return path
+  }
+
+  /// Kills every session process the server forked (a dropped link), keeping the listener.
+  public func killSessions() {
+    for child in descendants(of: pid) { kill(child, SIGKILL) }
+  }
+
+  /// Stops the server and removes its folder (safe to call twice).
+  public func stop() {
+    stopListening()
+    try? FileManager.default.removeItem(atPath: folder)
+  }
+
+  /// Stops sshd but keeps its folder (keys, client configuration): a host that went down.
+  public func stopListening() {
+    guard !stopped else { return }
+    stopped = true
+    killSessions()
+    kill(pid, SIGTERM)
+    _ = ChildProcess.wait(pid)
+  }
+  private var stopped = false
+
+  public var log: String { (try? String(contentsOfFile: folder + "/sshd.log", encoding: .utf8)) ?? "" }
+
+  private func descendants(of root: Int32) -> [Int32] {
+    var parents: [Int32: Int32] = [:]
+    for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+      guard let pid = Int32(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+        let close = stat.lastIndex(of: ")")
+      else { continue }
+      let fields = stat[stat.index(after: close)...].split(separator: " ")
+      if fields.count > 1, let parent = Int32(fields[1]) { parents[pid] = parent }
+    }
+    var found: [Int32] = []
+    var frontier = [root]
+    while let next = frontier.popLast() {
+      for (pid, parent) in parents where parent == next {
+        found.append(pid)
+        frontier.append(pid)
+      }
+    }
+    return found
+  }
+
+  private static func freePort() throws -> Int {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = 0
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let ok = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+      }
+    }
+    guard ok else { throw FixtureError("no free port") }
+    return Int(UInt16(bigEndian: address.sin_port))
+  }
+
+  private static func waitUntilAccepting(port: Int, while pid: pid_t) -> Bool {
+    let deadline = Date(timeIntervalSinceNow: 20)
+    var status: Int32 = 0
+    while Date() < deadline && waitpid(pid, &status, WNOHANG) == 0 {
+      let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+      var address = sockaddr_in()
+      address.sin_family = sa_family_t(AF_INET)
+      address.sin_addr.s_addr = inet_addr("127.0.0.1")
+      address.sin_port = UInt16(port).bigEndian
+      let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+        }
+      }
+      close(fd)
+      if connected { return true }
+      usleep(20_000)
+    }
+    return false
+  }
+
+  public static func run(_ program: String, _ arguments: [String]) throws -> String {
+    try ChildProcess.run(program, arguments)
+  }
+}
+
+public struct FixtureError: Error, CustomStringConvertible {
+  public var description: String
+  public init(_ description: String) { self.description = description }
+}
+
+/// Records prompts and answers them with a fixed policy.
+public final class PromptRecorder: @unchecked Sendable {
+  private let lock = NSLock()
+  private var seen: [SSHPrompt] = []
+  public let answer: SSHPromptAnswer
+
+  public init(answer: SSHPromptAnswer) { self.answer = answer }
+
+  public var prompts: [SSHPrompt] {
+    lock.lock()
+    defer { lock.unlock() }
+    return seen
+  }
+
+  private func record(_ prompt: SSHPrompt) {
+    lock.lock()
+    seen.append(prompt)
+    lock.unlock()
+  }
+
+  public var handler: SSHPromptHandler {
+    { prompt in
+      self.record(prompt)
+      return self.answer
+    }
+  }
+}
+
+/// Byte paths for files with names String cannot hold.
+public enum LocalBytes {
+  public static func path(_ folder: String, _ name: [UInt8]) -> [UInt8] { Array(folder.utf8) + [UInt8(ascii: "/")] + name }
+
+  public static func create(_ path: [UInt8], contents: [UInt8] = []) throws {
+    let fd = (path + [0]).withUnsafeBufferPointer {
+      $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
+    }
+    guard fd >= 0 else { throw FixtureError("create failed: \(String(cString: strerror(errno)))") }
+    _ = contents.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    close(fd)
+  }
+}

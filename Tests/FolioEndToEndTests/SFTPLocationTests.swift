@@ -1,0 +1,95 @@
+import Foundation
+import SFTPClient
+import SSHTestSupport
+import TestExecution
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Issue 10: an SSH host the user can reach becomes a Folio location in one command, and the
+/// command line works on it like on any location — against a real private sshd on loopback.
+@Suite(.offThePool) struct SFTPLocationTests {
+  @Test func anSSHHostIsAddedListedReadWrittenTaggedAndSaidOfflineWhenItDies() throws {
+    let server = try PrivateSSHServer()
+    defer { server.stop() }
+    let configFile = try #require(try server.configuration(name: "folio").configFile)
+    try "hello\n".write(toFile: server.files + "/readme.txt", atomically: true, encoding: .utf8)
+    try LocalBytes.create(LocalBytes.path(server.files, Array("evil\u{1B}[31m".utf8) + [0xFF] + Array(".txt".utf8)), contents: [0x78])
+    let s = try Sandbox()
+
+    let added = try s.folio("domain", "add", "box", "--sftp", "sftp-test", "--ssh-config", Arg(configFile), "--path", Arg(server.files))
+    #expect(added.status == 0, "\(added)")
+    #expect(added.out.contains("added 'box'"), "\(added)")
+    let config = try String(contentsOfFile: s.configHome + "/folio/config.toml", encoding: .utf8)
+    #expect(config.contains("type = \"sftp\"") && config.contains("host = \"sftp-test\""), "\(config)")
+
+    let listed = try s.folio("ls", "box:/")
+    #expect(listed.status == 0, "\(listed)")
+    #expect(listed.out.contains("readme.txt") && listed.out.contains("evil\\e[31m\\xFF.txt"), "\(listed)")
+    #expect(!listed.stdout.contains(0x1B), "no escape byte reaches the terminal")
+
+    // A name that is not UTF-8 arrives byte for byte (it became U+FFFD through a URL).
+    let hostile = Array("evil\u{1B}[31m".utf8) + [0xFF] + Array(".txt".utf8)
+    let into = s.root + "/into"
+    try FileManager.default.createDirectory(atPath: into, withIntermediateDirectories: true)
+    let fetched = try s.folio("get", Arg(bytes: Array("box:/".utf8) + hostile), Arg(into))
+    #expect(fetched.status == 0, "\(fetched)")
+    var st = stat()
+    let exact = (Array(into.utf8) + [0x2F] + hostile + [0]).withUnsafeBufferPointer {
+      lstat(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), &st)
+    }
+    #expect(exact == 0, "the file has the exact bytes of its name")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: into).count == 1)
+
+    let copy = s.root + "/got.txt"
+    #expect(try s.folio("get", "box:/readme.txt", Arg(copy)).status == 0)
+    #expect((try? String(contentsOfFile: copy, encoding: .utf8)) == "hello\n")
+
+    try s.file("up.txt", "from folio\n")
+    let put = try s.folio("put", "up.txt", "box:/")
+    #expect(put.status == 0, "\(put)")
+    #expect((try? String(contentsOfFile: server.files + "/up.txt", encoding: .utf8)) == "from folio\n")
+
+    // The server keeps no tags: this computer does, and search finds them.
+    #expect(try s.folio("tag", "box:/readme.txt", "--add", "Red").status == 0)
+    #expect(try s.folio("search", "Red").out.contains("box:/readme.txt"))
+
+    // A folder into itself: said plainly (the server only answers "Bad message").
+    try FileManager.default.createDirectory(atPath: server.files + "/sub/inner", withIntermediateDirectories: true)
+    let intoItself = try s.folio("mv", "box:/sub", "box:/sub/inner")
+    #expect(intoItself.status != 0 && intoItself.err.contains("into itself"), "\(intoItself)")
+
+    // No trash on an SSH host: rm says how to delete for good, and --permanently does.
+    let refused = try s.folio("rm", "box:/up.txt")
+    #expect(refused.status != 0 && refused.err.contains("--permanently"), "\(refused)")
+    #expect(FileManager.default.fileExists(atPath: server.files + "/up.txt"))
+    #expect(try s.folio("rm", "--permanently", "box:/up.txt").status == 0)
+    #expect(!FileManager.default.fileExists(atPath: server.files + "/up.txt"))
+
+    let domains = try s.folio("domain", "list")
+    #expect(domains.out.contains("sftp") && domains.out.contains("online"), "\(domains)")
+
+    server.stopListening()
+    let offline = try s.folio("ls", "box:/")
+    #expect(offline.status != 0 && offline.err.contains("cannot reach"), "\(offline)")
+    #expect(try s.folio("domain", "list").out.contains("offline"))
+  }
+
+  @Test func anUnknownHostKeyIsNeverAcceptedWithoutAPerson() throws {
+    let server = try PrivateSSHServer()
+    defer { server.stop() }
+    let empty = server.folder + "/empty_known_hosts"
+    try "".write(toFile: empty, atomically: true, encoding: .utf8)
+    let configFile = try #require(try server.configuration(knownHosts: empty, hostKeyChecking: "ask", name: "stranger").configFile)
+    let s = try Sandbox()
+    // No terminal to ask on (as in a script): refused, nothing saved, known_hosts untouched.
+    let added = try s.folio("domain", "add", "box", "--sftp", "sftp-test", "--ssh-config", Arg(configFile))
+    #expect(added.status != 0, "\(added)")
+    #expect(added.err.lowercased().contains("host key"), "\(added)")
+    let config = (try? String(contentsOfFile: s.configHome + "/folio/config.toml", encoding: .utf8)) ?? ""
+    #expect(!config.contains("sftp"), "nothing saved: \(config)")
+    #expect(try String(contentsOfFile: empty, encoding: .utf8).isEmpty)
+  }
+}

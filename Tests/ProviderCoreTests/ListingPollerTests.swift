@@ -1,0 +1,147 @@
+import Foundation
+import ProviderAPI
+import Testing
+import WorkingSetIndex
+
+@testable import ProviderCore
+@testable import TestSupport
+
+/// The poller over a path-keyed store without a change feed, a real index, content store and
+/// WorkingSetSync (`applyListing`): deletions, failures, renames done elsewhere, the cadence.
+@Suite struct ListingPollerTests {
+  static let host = DomainIdentifier(unchecked: "host")
+
+  final class Fixture: @unchecked Sendable {
+    let scratch = ScratchFolder()
+    let store = PathKeyedStore(domain: ListingPollerTests.host)
+    let index: WorkingSetIndex
+    let engine: SyncEngine
+    let domain: Domain
+    let time = VirtualTime()
+    let poller: ListingPoller
+
+    init(cadence: PollSchedule.Cadence = .standard) throws {
+      index = try WorkingSetIndex.inMemory()
+      domain = Domain(identifier: ListingPollerTests.host, displayName: "Host", provider: store, localRoot: nil)
+      var registry = DomainRegistry(
+        local: Domain(identifier: .local, displayName: "This Computer", provider: InMemoryProvider(), localRoot: .root))
+      try registry.add(domain)
+      engine = SyncEngine(
+        registry: registry, index: index,
+        contentRoot: URL(fileURLWithPath: scratch.path.lossyString).appendingPathComponent("content", isDirectory: true),
+        cacheBudget: 1 << 30, jitter: { 0 })
+      let sync = engine.workingSetSync(for: ListingPollerTests.host)!
+      poller = ListingPoller(
+        domain: ListingPollerTests.host, provider: store, index: index, cadence: cadence,
+        massGuard: MassDeletionGuard(share: sync.massDeleteShare, minimum: sync.massDeleteMinimum), clock: time.clock,
+        jitter: { 0 }, apply: { changes throws(ProviderError) in try await sync.applyListing(changes) })
+    }
+
+    /// Puts a file on the server and tags it here (the server keeps no tags).
+    @discardableResult
+    func tagged(_ path: String, _ content: String, tag: String = "Red") throws -> Item {
+      let item = store.put(path, content)
+      try index.setTags([tag], of: item, domain: ListingPollerTests.host, indexOnly: true)
+      return item
+    }
+
+    func known(_ path: String) throws -> IndexedItem? {
+      try index.item(domain: ListingPollerTests.host, identifier: PathKeys.identifier(ItemPath(path)))
+    }
+  }
+
+  static let folder = PathKeys.identifier(ItemPath("/d"))
+
+  @Test func aFileDeletedElsewhereLeavesTheIndexAfterTwoCompleteListingsOnly() async throws {
+    let f = try Fixture()
+    f.store.put("/d", "", folder: true)
+    try f.tagged("/d/a.txt", "a")
+    try f.tagged("/d/b.txt", "b")
+    f.store.remove("/d/b.txt")
+    let first = await f.poller.pollNow(Self.folder)
+    #expect(first.missingOnce == [PathKeys.identifier(ItemPath("/d/b.txt"))])
+    #expect(try f.known("/d/b.txt") != nil)
+    // A failure and a cut-short listing in between delete nothing and restart the count.
+    f.store.setPageSize(1)
+    f.store.plan([.failAfter(pages: 0), .failAfter(pages: 1), .empty])
+    #expect(await f.poller.pollNow(Self.folder).verdict == .failed)
+    f.store.put("/d/c.txt", "other content")  // not b.txt's size and mtime: no move
+    #expect(await f.poller.pollNow(Self.folder).verdict == .cutShort)
+    // An empty answer: each known child is asked for; a.txt answers, so nothing goes.
+    #expect(await f.poller.pollNow(Self.folder).verdict == .suspectEmpty)
+    #expect(try f.known("/d/b.txt") != nil)
+    #expect(await f.poller.pollNow(Self.folder).deletedIdentifiers.isEmpty)
+    #expect(await f.poller.pollNow(Self.folder).deletedIdentifiers == [PathKeys.identifier(ItemPath("/d/b.txt"))])
+    #expect(try f.known("/d/b.txt") == nil)
+    #expect(try f.known("/d/a.txt")?.tags == ["Red"])
+  }
+
+  @Test func aFolderEmptiedElsewhereIsConfirmedItemByItem() async throws {
+    let f = try Fixture()
+    f.store.put("/d", "", folder: true)
+    try f.tagged("/d/a.txt", "a")
+    f.store.remove("/d/a.txt")
+    let changes = await f.poller.pollNow(Self.folder)
+    #expect(changes.verdict == .suspectEmpty)
+    #expect(changes.deletedIdentifiers == [PathKeys.identifier(ItemPath("/d/a.txt"))], "noSuchItem for its own identifier")
+    #expect(try f.known("/d/a.txt") == nil)
+  }
+
+  @Test func aRenameElsewhereKeepsTagsAndRelinksTheDownloadedCopy() async throws {
+    let f = try Fixture()
+    f.store.put("/d", "", folder: true)
+    let item = try f.tagged("/d/report.txt", "the report")
+    let url = try await f.engine.materialize(item, in: f.domain)
+    #expect(try String(contentsOf: url, encoding: .utf8) == "the report")
+    f.store.rename("/d/report.txt", to: "/d/final.txt")
+    _ = await f.poller.pollNow(Self.folder)
+    let second = await f.poller.pollNow(Self.folder)
+    #expect(second.moves.map(\.new.path) == [ItemPath("/d/final.txt")])
+    #expect(try f.known("/d/report.txt") == nil)
+    let moved = try #require(try f.known("/d/final.txt"))
+    #expect(moved.tags == ["Red"])
+    let content = try #require(try f.index.content(domain: Self.host, identifier: moved.identifier))
+    #expect(content.size == 10)
+    let relinked = f.engine.store.fileURL(domain: Self.host, identifier: moved.identifier)
+    #expect(try String(contentsOf: relinked, encoding: .utf8) == "the report", "no download again")
+    #expect(!FileManager.default.fileExists(atPath: url.path), "the old name of the cached file is gone")
+  }
+
+  @Test func theRunningPollerListsTheShownFolderOnItsCadenceAndAtOnceOnCtrlR() async throws {
+    let f = try Fixture(cadence: PollSchedule.Cadence(visible: .seconds(20), workingSet: .seconds(600)))
+    f.store.put("/d", "", folder: true)
+    try f.tagged("/d/a.txt", "a")
+    // Shown before the poller starts: the browser has just listed it, so the working set's
+    // first pass does not list it again at once.
+    await f.poller.receive(.show(Self.folder))
+    await f.poller.start()
+    await eventually { f.time.sleeping > 0 }
+    #expect(f.store.listings == 0)
+    f.store.remove("/d/a.txt")
+    f.store.put("/d/other.txt", "x")
+    f.time.advance(by: .seconds(20))
+    await eventually { await f.poller.state(of: Self.folder).awaitsConfirmation }
+    #expect(f.store.listings == 1)
+    #expect(try f.known("/d/a.txt") != nil)
+    // Ctrl-R: at once, with no time passing.
+    f.poller.refresh(Self.folder)
+    try await eventually { try f.known("/d/a.txt") == nil }
+    #expect(f.time.now == .seconds(20))
+    await f.poller.stop()
+  }
+
+  @Test func theWorkingSetFoldersArePolledWithoutBeingShown() async throws {
+    let f = try Fixture(cadence: PollSchedule.Cadence(visible: .seconds(20), workingSet: .seconds(120)))
+    f.store.put("/d", "", folder: true)
+    try f.tagged("/d/a.txt", "a")
+    #expect(try f.index.workingSetFolders(domain: Self.host) == [Self.folder])
+    f.store.remove("/d/a.txt")
+    f.store.put("/d/b.txt", "b")
+    await f.poller.readWorkingSetFoldersIfDue()
+    for task in await f.poller.launchDue() { _ = await task.value }
+    #expect(await f.poller.state(of: Self.folder).awaitsConfirmation)
+    f.time.advance(by: .seconds(120))
+    for task in await f.poller.launchDue() { _ = await task.value }
+    #expect(try f.known("/d/a.txt") == nil)
+  }
+}
