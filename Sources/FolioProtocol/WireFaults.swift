@@ -7,6 +7,13 @@ public struct FaultRulesRequest: Codable, Sendable, Equatable {
   public init(rules: [FaultRule]) { self.rules = rules }
 }
 
+/// `GET /v1/_faults` (only with `--faults`): what a test cannot see from outside the server.
+public struct FaultStateResponse: Codable, Sendable, Equatable {
+  /// Long polls (`GET /v1/changes/wait`) parked at the server now.
+  public var waitingPolls: Int
+  public init(waitingPolls: Int) { self.waitingPolls = waitingPolls }
+}
+
 /// One way to misbehave, for the requests it matches.
 public struct FaultRule: Codable, Sendable, Equatable {
   public enum Kind: String, Codable, Sendable {

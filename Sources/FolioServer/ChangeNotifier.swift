@@ -17,6 +17,9 @@ actor ChangeNotifier {
 
   var current: Int64 { rank }
 
+  /// The long polls parked now (`GET /v1/_faults` says it, so a test knows a poll is waiting).
+  var waiting: Int { waiters.count }
+
   func advance(to newRank: Int64) {
     guard newRank > rank else { return }
     rank = newRank

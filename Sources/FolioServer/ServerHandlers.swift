@@ -212,6 +212,11 @@ struct ServerHandlers: Sendable {
     return noContent()
   }
 
+  func faultState() async throws -> Response {
+    guard faults != nil else { throw ServerError(.invalidArgument, "no such endpoint", status: 404) }
+    return json(FaultStateResponse(waitingPolls: await notifier.waiting))
+  }
+
   func clearFaults() throws -> Response {
     guard let faults else { throw ServerError(.invalidArgument, "no such endpoint", status: 404) }
     faults.clear()

@@ -34,6 +34,7 @@ enum ServerRoutes {
     v1.post("actions/:id") { request, context in try await h.perform(request, context) }
 
     if h.faults != nil {
+      v1.get("_faults") { _, _ in try await h.faultState() }
       v1.post("_faults") { request, _ in try await h.installFaults(request) }
       v1.delete("_faults") { _, _ in try h.clearFaults() }
     }
