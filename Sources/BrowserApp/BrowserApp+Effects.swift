@@ -339,7 +339,10 @@ extension BrowserApp {
       engine.listingPoller(for: shown.domain)?.hide(shown.folder)
     }
     polledFolder = (domain, folder)
-    engine.listingPoller(for: domain)?.show(folder)
+    guard let poller = engine.listingPoller(for: domain) else { return }
+    poller.show(folder)
+    // A second visit may have painted from the last reading: read it behind, now.
+    if !polledBefore.insert(ItemKey(domain, folder)).inserted { poller.refresh(folder) }
   }
 
   /// The items as they are now (`ItemService.resolve`); a gone one is an error naming it.

@@ -19,6 +19,9 @@ public final class BrowserApp {
   var serviceTickets: [UInt64: EnumerationTicket] = [:]
   /// The folder on screen as its listing poller knows it (storage without a change feed).
   var polledFolder: (domain: DomainIdentifier, folder: ItemIdentifier)?
+  /// Polled folders shown before in this run: a second visit may paint from the provider's last
+  /// reading (`EnumerationRequest.Freshness.recent`), so the poller reads it again at once.
+  var polledBefore: Set<ItemKey> = []
   var uiTickets: [EnumerationTicket: UInt64] = [:]
   /// The domain of each UI ticket whose enumeration is open (cleared when it is closed).
   var domainOfTicket: [UInt64: DomainIdentifier] = [:]

@@ -27,12 +27,30 @@ public struct EnumerationRequest: Hashable, Sendable {
   public var includeHidden: Bool
   /// A hint; providers may return fewer, and at most 100× this.
   public var suggestedPageSize: Int
+  /// Whether the first page may come from a listing the provider read a moment ago.
+  public var freshness: Freshness
 
-  public init(container: ItemIdentifier, sort: ItemSort = .default, includeHidden: Bool = false, suggestedPageSize: Int = 200) {
+  /// How current a first page must be. A provider that reads a whole folder to answer it (SFTP:
+  /// READDIR has no order) may answer a second visit from its last reading, checked with one
+  /// cheap request (the folder's mtime), so the folder paints at once; the change poller, which
+  /// decides what was deleted, always asks for `.current`. Providers with their own paging
+  /// ignore it.
+  public enum Freshness: Hashable, Sendable {
+    /// A recent reading (seconds old, the folder's mtime unchanged) will do.
+    case recent
+    /// Read now.
+    case current
+  }
+
+  public init(
+    container: ItemIdentifier, sort: ItemSort = .default, includeHidden: Bool = false, suggestedPageSize: Int = 200,
+    freshness: Freshness = .recent
+  ) {
     self.container = container
     self.sort = sort
     self.includeHidden = includeHidden
     self.suggestedPageSize = suggestedPageSize
+    self.freshness = freshness
   }
 }
 

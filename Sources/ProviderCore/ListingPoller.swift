@@ -297,7 +297,7 @@ public actor ListingPoller {
     var items: [Item] = []
     var page: Page?
     var pages = 0
-    let request = EnumerationRequest(container: folder, includeHidden: true, suggestedPageSize: pageSize)
+    let request = EnumerationRequest(container: folder, includeHidden: true, suggestedPageSize: pageSize, freshness: .current)
     repeat {
       do {
         let answer = try await provider.enumerate(request, page: page, progress: { _ in })

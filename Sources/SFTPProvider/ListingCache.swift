@@ -120,20 +120,49 @@ final class ListingCache: @unchecked Sendable {
   private let lock = NSLock()
   private var snapshots: [UUID: ListingSnapshot] = [:]
   private var order: [UUID] = []
+  /// When each snapshot was read; and, per folder, the last time it was read at all (a newer
+  /// reading with other options makes older snapshots of the folder unfit for a second visit).
+  private var readAt: [UUID: ContinuousClock.Instant] = [:]
+  private var lastRead: [ItemPath: ContinuousClock.Instant] = [:]
   let capacity: Int
 
   init(capacity: Int) { self.capacity = capacity }
 
-  func store(_ snapshot: ListingSnapshot) {
+  func store(_ snapshot: ListingSnapshot, at now: ContinuousClock.Instant = .now) {
     lock.withLock {
       snapshots[snapshot.id] = snapshot
+      readAt[snapshot.id] = now
+      lastRead[snapshot.folder] = now
       order.removeAll { $0 == snapshot.id }
       order.append(snapshot.id)
-      while order.count > capacity { snapshots[order.removeFirst()] = nil }
+      while order.count > capacity {
+        let gone = order.removeFirst()
+        if let s = snapshots.removeValue(forKey: gone), !snapshots.values.contains(where: { $0.folder == s.folder }) {
+          lastRead[s.folder] = nil
+        }
+        readAt[gone] = nil
+      }
     }
   }
 
   func snapshot(_ id: UUID) -> ListingSnapshot? {
     lock.withLock { snapshots[id] }
+  }
+
+  /// The newest snapshot of `folder` with these options, if it is the folder's newest reading of
+  /// all and at most `maxAge` old: what a second visit may show at once.
+  func recent(
+    _ folder: ItemPath, sort: ItemSort, includeHidden: Bool, maxAge: Duration, now: ContinuousClock.Instant = .now
+  ) -> (snapshot: ListingSnapshot, readAt: ContinuousClock.Instant)? {
+    lock.withLock {
+      for id in order.reversed() {
+        guard let s = snapshots[id], s.folder == folder, let at = readAt[id] else { continue }
+        guard s.sort == sort, s.includeHidden == includeHidden, at == lastRead[folder], now - at <= maxAge else {
+          return nil
+        }
+        return (s, at)
+      }
+      return nil
+    }
   }
 }

@@ -4,9 +4,12 @@ import SFTPClient
 
 extension SFTPProvider {
   /// Reads the whole folder with OPENDIR/READDIR (each name comes with its attributes: no stat
-  /// per entry), sorts it, keeps it as a snapshot and answers pages of it. A first page always
-  /// reads afresh; later pages come from the snapshot. A token whose snapshot was dropped re-reads
-  /// the folder and answers `pageExpired` if the folder's mtime moved meanwhile.
+  /// per entry), sorts it, keeps it as a snapshot and answers pages of it. A first page reads
+  /// afresh, except on a second visit (`.recent`): the folder's last reading, if it is under a
+  /// minute old and one STAT shows the folder's mtime unchanged, answers at once — a 100,000-entry
+  /// folder paints without reading it again, and the poller, told the folder is shown again,
+  /// reads it behind (`.current`). Later pages come from the snapshot. A token whose snapshot was
+  /// dropped re-reads the folder and answers `pageExpired` if the folder's mtime moved meanwhile.
   public func enumerate(
     _ request: EnumerationRequest, page: Page?, progress: @escaping @Sendable (EnumerationProgress) -> Void
   ) async throws(ProviderError) -> ItemPage {
@@ -33,6 +36,8 @@ extension SFTPProvider {
         }
       }
       offset = min(token.offset, snapshot.entries.count)
+    } else if request.freshness == .recent, let kept = try await recentSnapshot(folder, request, connection) {
+      snapshot = kept
     } else {
       snapshot = try await read(folder, request, connection, progress: progress)
     }
@@ -51,6 +56,29 @@ extension SFTPProvider {
     guard offset >= 0, var token = try? ListingToken(known) else { return nil }
     token.offset = offset
     return try? token.encoded()
+  }
+
+  /// How old a reading a second visit may show (the poller reads the shown folder behind it).
+  static let recentListingAge: Duration = .seconds(60)
+
+  /// The folder's last reading with these options, if it may answer a second visit: under
+  /// `recentListingAge` and the folder's mtime (one STAT) unchanged since. The mtime has whole
+  /// seconds and does not move when a file is rewritten in place: what it misses, the poller's
+  /// reading behind the visit brings.
+  private func recentSnapshot(
+    _ folder: ItemPath, _ request: EnumerationRequest, _ c: SFTPSession.Connection
+  ) async throws(ProviderError) -> ListingSnapshot? {
+    guard
+      let kept = listings.recent(
+        folder, sort: request.sort, includeHidden: request.includeHidden, maxAge: Self.recentListingAge)
+    else { return nil }
+    do {
+      let attributes = try await c.client.stat(c.remote(folder))
+      guard attributes.fileType == .directory, (attributes.modificationTime ?? 0) == kept.snapshot.folderTime else { return nil }
+      return kept.snapshot
+    } catch {
+      throw SFTPErrorMapping.map(error)
+    }
   }
 
   private func read(

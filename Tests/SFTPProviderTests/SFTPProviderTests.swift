@@ -240,6 +240,38 @@ struct SFTPProviderTests {
     #expect(expired?.code == .pageExpired)
   }
 
+  /// A second visit paints from the last reading when one STAT shows the folder's mtime
+  /// unchanged (a file rewritten in place, which does not move it, still shows its old size:
+  /// that is how the test knows no READDIR ran); the poller's `.current` reads afresh, and a
+  /// moved mtime makes the next visit read afresh too.
+  @Test func aSecondVisitAnswersFromTheLastReadingWhileTheFolderIsUnchanged() async throws {
+    let f = try ProviderFixture()
+    defer { f.stop() }
+    try FileManager.default.createDirectory(atPath: f.localString(path("/d")), withIntermediateDirectories: true)
+    try Data("a".utf8).write(to: URL(fileURLWithPath: f.localString(path("/d/a.txt"))))
+    f.setTime(path("/d"), 1_600_000_000)
+    let d = try await f.provider.item(at: path("/d"))
+    let request = EnumerationRequest(container: d.identifier)
+    func sizes(_ r: EnumerationRequest) async throws -> [String: Int64] {
+      let page = try await f.provider.enumerate(r, page: nil) { _ in }
+      return Dictionary(uniqueKeysWithValues: page.items.map { ($0.filename.lossyString, $0.documentSize ?? -1) })
+    }
+    #expect(try await sizes(request) == ["a.txt": 1])
+    // Rewritten in place: the folder's mtime stays.
+    try Data("abc".utf8).write(to: URL(fileURLWithPath: f.localString(path("/d/a.txt"))))
+    f.setTime(path("/d"), 1_600_000_000)
+    #expect(try await sizes(request) == ["a.txt": 1], "the second visit came from the last reading")
+    var current = request
+    current.freshness = .current
+    #expect(try await sizes(current) == ["a.txt": 3], "the poller's reading is read now")
+    // The poller's reading is now the folder's newest: the next visit shows what it read.
+    #expect(try await sizes(request) == ["a.txt": 3])
+    // A file made on the server moves the folder's mtime: read afresh.
+    try Data().write(to: URL(fileURLWithPath: f.localString(path("/d/b.txt"))))
+    f.setTime(path("/d"), 1_600_000_100)
+    #expect(try await sizes(request) == ["a.txt": 3, "b.txt": 0])
+  }
+
   @Test func uploadAndDownloadRoundTripBySHA256AndRangedReads() async throws {
     let f = try ProviderFixture()
     defer { f.stop() }
