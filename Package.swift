@@ -141,7 +141,7 @@ let package = Package(
       name: "folio-bench",
       dependencies: [
         "ProviderAPI", "LocalProvider", "ProviderCore", "WorkingSetIndex", "FolioServerProvider", "FolioProtocol",
-        "TestSupport",
+        "TestSupport", "SFTPClient", "SFTPProvider", "SSHTestSupport",
       ],
       swiftSettings: strict),
     // Test doubles: InMemoryProvider with injectable latency, failures and clock.

@@ -7,6 +7,7 @@ import ProviderAPI
 let usage = """
   usage: folio-bench [--sizes 10000,100000,1000000] [--work DIR] [--index-rows N]
          folio-bench remote [--help]   (Folio against folio serve and curl: see its --help)
+         folio-bench sftp [--help]     (Folio against sftp and scp on a private sshd: see its --help)
 
   Creates (once, then reuses) folders with the given numbers of entries under DIR
   (default: $TMPDIR/folio-bench), and an index of N working-set rows (default 1000000), then prints:
@@ -100,6 +101,23 @@ if args.first == "_remote-changes", args.count == 4, let runs = Int(args[3]) {
   do {
     emit(try await RemoteChangeBench.run(server: try RemoteServer.fromChild(url: args[1]), folder: args[2], runs: runs))
   } catch { fail("\(error)") }
+  exit(0)
+}
+
+if args.first == "sftp" {
+  do { try await SFTPBench.run(SFTPBench.parse(Array(args.dropFirst()))) } catch { fail("\(error)") }
+  exit(0)
+}
+if args.first == "_sftp-get", args.count == 4 {
+  do { emit(try await SFTPBench.download(config: args[1], remote: args[2], to: args[3])) } catch { fail("\(error)") }
+  exit(0)
+}
+if args.first == "_sftp-put", args.count == 4 {
+  do { emit(try await SFTPBench.upload(config: args[1], file: args[2], name: args[3])) } catch { fail("\(error)") }
+  exit(0)
+}
+if args.first == "_sftp-list", args.count == 3 {
+  do { emit(try await SFTPBench.list(config: args[1], folder: args[2])) } catch { fail("\(error)") }
   exit(0)
 }
 

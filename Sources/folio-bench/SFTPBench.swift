@@ -1,0 +1,249 @@
+import Foundation
+import ProviderAPI
+import SFTPClient
+import SFTPProvider
+import SSHTestSupport
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `folio-bench sftp`: Folio's SFTP location against OpenSSH's own `sftp` and `scp`, all three on
+/// the same private sshd on loopback (SSHTestSupport: its own host key, user key and config), in
+/// one run. Each Folio measurement runs in a fresh child process of this executable, so its peak
+/// RSS (VmHWM) is its own, and each includes starting ssh and signing in, as `sftp -b` and `scp`
+/// do:
+/// - download and upload of a `fileMiB` file, alternating Folio / sftp / scp, `runs` each;
+/// - a folder of `entries` files: Folio's first sorted page (200, by name) against `sftp`'s
+///   `ls -1` of the whole folder (READDIR has no order: both read all of it), then Folio's second
+///   visit in the same process (the last reading, checked by one STAT).
+enum SFTPBench {
+  struct Options {
+    var entries = 100_000
+    var fileMiB = 1024
+    var runs = 3
+  }
+
+  static let usage = """
+    usage: folio-bench sftp [--entries 100000] [--file-mib 1024] [--runs 3]
+
+    Starts a private sshd on loopback (needs /usr/sbin/sshd, ssh, sftp, scp, sha256sum) and prints:
+    download and upload of a --file-mib MiB file through Folio's SFTP provider, `sftp -b` and
+    `scp` (seconds, MB/s, Folio/sftp ratio, Folio's peak RSS), alternating, --runs each; and a
+    folder of --entries files: Folio's first sorted page (connect included) against
+    `sftp -b` `ls -1` of it, and Folio's second visit. Everything is removed at the end.
+    Build in release mode: swift build -c release --product folio-bench
+    """
+
+  static func parse(_ args: [String]) -> Options {
+    var o = Options()
+    var i = 0
+    func number() -> Int {
+      guard i + 1 < args.count, let n = Int(args[i + 1]), n > 0 else { fail("\(args[i]) needs a positive number\n\(usage)") }
+      i += 1
+      return n
+    }
+    while i < args.count {
+      switch args[i] {
+      case "--help", "-h":
+        print(usage)
+        exit(0)
+      case "--entries": o.entries = number()
+      case "--file-mib": o.fileMiB = number()
+      case "--runs": o.runs = number()
+      default: fail("unknown argument \(args[i])\n\(usage)")
+      }
+      i += 1
+    }
+    return o
+  }
+
+  struct TransferResult: Codable {
+    var seconds: Double
+    var peakRSS: Int
+  }
+
+  struct ListingResult: Codable {
+    var first: Double
+    var second: Double
+    var count: Int
+    var peakRSS: Int
+  }
+
+  // MARK: - The parent
+
+  static func run(_ o: Options) async throws {
+    let server = try PrivateSSHServer()
+    defer {
+      server.stop()
+      try? FileManager.default.removeItem(atPath: server.folder)
+    }
+    let config = try server.configuration(name: "bench").configFile ?? ""
+    let bytes = Int64(o.fileMiB) << 20
+    let source = server.folder + "/up.bin"
+    try BenchFile.create(source, size: bytes)
+    try FileManager.default.copyItem(atPath: source, toPath: server.files + "/down.bin")
+    let sum = try BenchFile.sha256(source).hex
+    print("folio-bench sftp: \(o.fileMiB) MiB file, \(grouped(o.entries)) entries, \(o.runs) runs; sshd on 127.0.0.1:\(server.port)")
+
+    var down: [String: [Double]] = [:]
+    var up: [String: [Double]] = [:]
+    var rss: [Int] = []
+    for run in 1...o.runs {
+      let target = server.folder + "/got-\(run).bin"
+      let folio = try child(["_sftp-get", config, "/down.bin", target], as: TransferResult.self)
+      down["folio", default: []].append(folio.seconds)
+      rss.append(folio.peakRSS)
+      try check(target, sum)
+      down["sftp", default: []].append(try timed { try sftp(config, "get \(server.files)/down.bin \(target)") })
+      try check(target, sum)
+      down["scp", default: []].append(try timed { try tool("/usr/bin/scp", ["-q", "-F", config, "sftp-test:\(server.files)/down.bin", target]) })
+      try check(target, sum)
+      try? FileManager.default.removeItem(atPath: target)
+
+      let name = "up-\(run).bin"
+      let put = try child(["_sftp-put", config, source, name], as: TransferResult.self)
+      up["folio", default: []].append(put.seconds)
+      rss.append(put.peakRSS)
+      try check(server.files + "/" + name, sum)
+      try FileManager.default.removeItem(atPath: server.files + "/" + name)
+      up["sftp", default: []].append(try timed { try sftp(config, "put \(source) \(server.files)/\(name)") })
+      try FileManager.default.removeItem(atPath: server.files + "/" + name)
+      up["scp", default: []].append(try timed { try tool("/usr/bin/scp", ["-q", "-F", config, source, "sftp-test:\(server.files)/\(name)"]) })
+      try FileManager.default.removeItem(atPath: server.files + "/" + name)
+    }
+    try? FileManager.default.removeItem(atPath: server.files + "/down.bin")
+    try? FileManager.default.removeItem(atPath: source)
+
+    let many = server.files + "/many"
+    try FileManager.default.createDirectory(atPath: many, withIntermediateDirectories: true)
+    for n in 0..<o.entries {
+      let fd = open(many + "/file \(n).txt", O_WRONLY | O_CREAT | O_EXCL, 0o644)
+      if fd >= 0 { close(fd) }
+    }
+    var first: [Double] = []
+    var second: [Double] = []
+    var lsTimes: [Double] = []
+    var listRSS = 0
+    for _ in 1...o.runs {
+      let r = try child(["_sftp-list", config, "/many"], as: ListingResult.self)
+      guard r.count == o.entries else { throw BenchError("Folio listed \(r.count) of \(o.entries) entries") }
+      first.append(r.first)
+      second.append(r.second)
+      listRSS = max(listRSS, r.peakRSS)
+      lsTimes.append(try timed { try sftp(config, "ls -1 \(many)") })
+    }
+
+    func mbps(_ s: Double) -> String { String(format: "%.0f MB/s", Double(bytes) / s / 1e6) }
+    print("")
+    print("| \(o.fileMiB) MiB | Folio | sftp | scp | Folio speed / sftp | Folio peak RSS |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for (label, table) in [("download", down), ("upload", up)] {
+      let f = median(table["folio"]!)
+      let s = median(table["sftp"]!)
+      let c = median(table["scp"]!)
+      print(
+        "| \(label) | \(sec(f)) (\(mbps(f))) | \(sec(s)) (\(mbps(s))) | \(sec(c)) (\(mbps(c))) | \(String(format: "%.2f×", s / f)) | \(mib(rss.max() ?? 0)) |"
+      )
+    }
+    print("")
+    print("| \(grouped(o.entries)) entries | Folio first sorted page | sftp ls -1 | Folio / sftp | Folio second visit | Folio peak RSS |")
+    print("|---|---:|---:|---:|---:|---:|")
+    let f = median(first)
+    let l = median(lsTimes)
+    print("| medians of \(o.runs) | \(sec(f)) | \(sec(l)) | \(String(format: "%.2f×", f / l)) | \(sec(median(second))) | \(mib(listRSS)) |")
+    print("")
+    print("each run: download \(down.map { "\($0.key) \($0.value.map(sec))" }.sorted().joined(separator: "; "))")
+    print("          upload \(up.map { "\($0.key) \($0.value.map(sec))" }.sorted().joined(separator: "; "))")
+    print("          listing first \(first.map(sec)), second \(second.map(sec)), sftp ls \(lsTimes.map(sec))")
+  }
+
+  static func median(_ values: [Double]) -> Double {
+    let s = values.sorted()
+    return s.isEmpty ? 0 : s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+  }
+
+  static func timed(_ body: () throws -> Void) throws -> Double {
+    let t0 = now()
+    try body()
+    return now() - t0
+  }
+
+  /// `sftp -b -` with one command, its listing thrown away (the terminal is not what is timed).
+  static func sftp(_ config: String, _ command: String) throws {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/sftp")
+    p.arguments = ["-q", "-F", config, "-b", "-", "sftp-test"]
+    let input = Pipe()
+    p.standardInput = input
+    p.standardOutput = FileHandle.nullDevice
+    try p.run()
+    input.fileHandleForWriting.write(Data((command + "\n").utf8))
+    try input.fileHandleForWriting.close()
+    p.waitUntilExit()
+    guard p.terminationStatus == 0 else { throw BenchError("sftp \(command) failed (\(p.terminationStatus))") }
+  }
+
+  static func tool(_ program: String, _ arguments: [String]) throws {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: program)
+    p.arguments = arguments
+    p.standardOutput = FileHandle.nullDevice
+    try p.run()
+    p.waitUntilExit()
+    guard p.terminationStatus == 0 else { throw BenchError("\(program) failed (\(p.terminationStatus))") }
+  }
+
+  static func sha256(_ path: String) throws -> String {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
+    p.arguments = [path]
+    let out = Pipe()
+    p.standardOutput = out
+    try p.run()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    return String(decoding: data, as: UTF8.self).split(separator: " ").first.map(String.init) ?? ""
+  }
+
+  static func check(_ path: String, _ sum: String) throws {
+    guard try sha256(path) == sum else { throw BenchError("\(path) does not have the source's SHA-256") }
+  }
+
+  // MARK: - The children
+
+  static func provider(_ config: String) -> SFTPProvider {
+    SFTPProvider(
+      domain: DomainIdentifier(unchecked: "bench"), configuration: SSHConfiguration(host: "sftp-test", configFile: config),
+      remotePath: URL(fileURLWithPath: config).deletingLastPathComponent().path + "/files")
+  }
+
+  static func download(config: String, remote: String, to destination: String) async throws -> TransferResult {
+    let t0 = now()
+    let p = provider(config)
+    let item = try await p.item(at: ItemPath(remote))
+    _ = try await p.fetchContents(item.identifier, version: nil, to: URL(fileURLWithPath: destination), progress: { _ in })
+    return TransferResult(seconds: now() - t0, peakRSS: peakRSS())
+  }
+
+  static func upload(config: String, file: String, name: String) async throws -> TransferResult {
+    let t0 = now()
+    let p = provider(config)
+    let template = ItemTemplate(parentIdentifier: .root, filename: try ItemName.validated(name), contentType: .data)
+    _ = try await p.createItem(template, fields: [], contents: URL(fileURLWithPath: file), options: [])
+    return TransferResult(seconds: now() - t0, peakRSS: peakRSS())
+  }
+
+  static func list(config: String, folder: String) async throws -> ListingResult {
+    let t0 = now()
+    let p = provider(config)
+    let container = try await p.item(at: ItemPath(folder)).identifier
+    let request = EnumerationRequest(container: container, suggestedPageSize: 200)
+    let page = try await p.enumerate(request, page: nil, progress: { _ in })
+    let first = now() - t0
+    let t1 = now()
+    _ = try await p.enumerate(request, page: nil, progress: { _ in })
+    let second = now() - t1
+    return ListingResult(first: first, second: second, count: page.totalCount ?? -1, peakRSS: peakRSS())
+  }
+}
