@@ -1,5 +1,7 @@
 import Foundation
 import ProviderAPI
+import ProviderCore
+import WorkingSetIndex
 import SFTPClient
 import SFTPProvider
 import SSHTestSupport
@@ -16,22 +18,27 @@ import SSHTestSupport
 /// - download and upload of a `fileMiB` file, alternating Folio / sftp / scp, `runs` each;
 /// - a folder of `entries` files: Folio's first sorted page (200, by name) against `sftp`'s
 ///   `ls -1` of the whole folder (READDIR has no order: both read all of it), then Folio's second
-///   visit in the same process (the last reading, checked by one STAT).
+///   visit in the same process (the last reading, checked by one STAT);
+/// - a file made on the server while its folder is on screen: the delay until the change poller
+///   (the browser's, with its standard cadence) has it, `changeRuns` times at random moments.
 enum SFTPBench {
   struct Options {
     var entries = 100_000
     var fileMiB = 1024
     var runs = 3
+    var changeRuns = 5
   }
 
   static let usage = """
-    usage: folio-bench sftp [--entries 100000] [--file-mib 1024] [--runs 3]
+    usage: folio-bench sftp [--entries 100000] [--file-mib 1024] [--runs 3] [--change-runs 5]
 
     Starts a private sshd on loopback (needs /usr/sbin/sshd, ssh, sftp, scp, sha256sum) and prints:
     download and upload of a --file-mib MiB file through Folio's SFTP provider, `sftp -b` and
     `scp` (seconds, MB/s, Folio/sftp ratio, Folio's peak RSS), alternating, --runs each; and a
     folder of --entries files: Folio's first sorted page (connect included) against
-    `sftp -b` `ls -1` of it, and Folio's second visit. Everything is removed at the end.
+    `sftp -b` `ls -1` of it, and Folio's second visit; the delay from a file made on the server to
+    the change poller having it, for the folder on screen (median of --change-runs, each at a
+    random moment of the 20 s cadence). Everything is removed at the end.
     Build in release mode: swift build -c release --product folio-bench
     """
 
@@ -51,6 +58,7 @@ enum SFTPBench {
       case "--entries": o.entries = number()
       case "--file-mib": o.fileMiB = number()
       case "--runs": o.runs = number()
+      case "--change-runs": o.changeRuns = number()
       default: fail("unknown argument \(args[i])\n\(usage)")
       }
       i += 1
@@ -61,6 +69,10 @@ enum SFTPBench {
   struct TransferResult: Codable {
     var seconds: Double
     var peakRSS: Int
+  }
+
+  struct ChangeResult: Codable {
+    var delays: [Double]
   }
 
   struct ListingResult: Codable {
@@ -134,6 +146,10 @@ enum SFTPBench {
       lsTimes.append(try timed { try sftp(config, "ls -1 \(many)") })
     }
 
+    try FileManager.default.removeItem(atPath: many)
+    try FileManager.default.createDirectory(atPath: server.files + "/watched", withIntermediateDirectories: true)
+    let changes = try child(["_sftp-changes", config, "/watched", String(o.changeRuns)], as: ChangeResult.self)
+
     func mbps(_ s: Double) -> String { String(format: "%.0f MB/s", Double(bytes) / s / 1e6) }
     print("")
     print("| \(o.fileMiB) MiB | Folio | sftp | scp | Folio speed / sftp | Folio peak RSS |")
@@ -153,9 +169,13 @@ enum SFTPBench {
     let l = median(lsTimes)
     print("| medians of \(o.runs) | \(sec(f)) | \(sec(l)) | \(String(format: "%.2f×", f / l)) | \(sec(median(second))) | \(mib(listRSS)) |")
     print("")
+    print("| a file made on the server → the poller has it (folder on screen, 20 s cadence) | median \(sec(median(changes.delays))) of \(o.changeRuns) |")
+    print("|---|---:|")
+    print("")
     print("each run: download \(down.map { "\($0.key) \($0.value.map(sec))" }.sorted().joined(separator: "; "))")
     print("          upload \(up.map { "\($0.key) \($0.value.map(sec))" }.sorted().joined(separator: "; "))")
     print("          listing first \(first.map(sec)), second \(second.map(sec)), sftp ls \(lsTimes.map(sec))")
+    print("          change delays \(changes.delays.map(sec))")
   }
 
   static func median(_ values: [Double]) -> Double {
@@ -245,5 +265,43 @@ enum SFTPBench {
     _ = try await p.enumerate(request, page: nil, progress: { _ in })
     let second = now() - t1
     return ListingResult(first: first, second: second, count: page.totalCount ?? -1, peakRSS: peakRSS())
+  }
+
+  /// A poller as the browser runs one (standard cadence, the folder shown), on a scratch index:
+  /// files are made on the server (the same filesystem) at random moments, and the delay until a
+  /// listing applies a change of the folder naming the file is taken.
+  static func changes(config: String, folder: String, runs: Int) async throws -> ChangeResult {
+    let p = provider(config)
+    let container = try await p.item(at: ItemPath(folder)).identifier
+    let local = URL(fileURLWithPath: config).deletingLastPathComponent().path + "/files" + folder
+    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("folio-bench-index-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let index = try WorkingSetIndex.open(at: scratch.appendingPathComponent("index.sqlite"))
+    let (applied, sink) = AsyncStream.makeStream(of: (Double, [String]).self)
+    let poller = ListingPoller(domain: DomainIdentifier(unchecked: "bench"), provider: p, index: index) { changes in
+      guard changes.folder == container else { return }
+      sink.yield((now(), changes.updatedItems.map(\.filename.lossyString)))
+    }
+    await poller.start()
+    poller.show(container)
+    var iterator = applied.makeAsyncIterator()
+    var delays: [Double] = []
+    for run in 0..<runs {
+      try await Task.sleep(for: .milliseconds(Int.random(in: 0..<20_000)))
+      let name = "made-\(run).txt"
+      let t0 = now()
+      let fd = open(local + "/" + name, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+      guard fd >= 0 else { throw BenchError("cannot make \(name)") }
+      close(fd)
+      while let (at, names) = await iterator.next() {
+        if names.contains(name) {
+          delays.append(at - t0)
+          break
+        }
+      }
+    }
+    await poller.stop()
+    return ChangeResult(delays: delays)
   }
 }

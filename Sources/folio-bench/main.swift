@@ -116,6 +116,10 @@ if args.first == "_sftp-put", args.count == 4 {
   do { emit(try await SFTPBench.upload(config: args[1], file: args[2], name: args[3])) } catch { fail("\(error)") }
   exit(0)
 }
+if args.first == "_sftp-changes", args.count == 4, let runs = Int(args[3]) {
+  do { emit(try await SFTPBench.changes(config: args[1], folder: args[2], runs: runs)) } catch { fail("\(error)") }
+  exit(0)
+}
 if args.first == "_sftp-list", args.count == 3 {
   do { emit(try await SFTPBench.list(config: args[1], folder: args[2])) } catch { fail("\(error)") }
   exit(0)
