@@ -3,7 +3,8 @@ import Foundation
 import ProviderAPI
 import ProviderCore
 
-/// Paste (`p`): the clipboard's items into the folder being browsed, off the loop (PasteJob).
+/// Paste (`p`): the clipboard's items into the folder being browsed, off the loop
+/// (`CrossLocationCopy`, which `folio cp` runs too).
 /// The folder reloads when it is done; uploads carry on in the transfer queue, their badges
 /// driven by its events.
 extension BrowserApp {
@@ -17,9 +18,10 @@ extension BrowserApp {
       send(.operationFailed(error))
       return
     }
-    let job = PasteJob(services: services, source: source, target: target)
+    let job = CrossLocationCopy(items: services.items, sync: services.sync, source: source, target: target)
+    let destination = CrossLocationCopy.Destination(path: folder.path, identifier: folder.identifier, name: folder.name)
     Task.detached {
-      let outcome = await job.run(items, into: folder)
+      let outcome = await job.run(items, into: destination)
       await MainActor.run {
         switch outcome {
         case .done(let tally):
@@ -36,7 +38,7 @@ extension BrowserApp {
   /// The folder reloads, and the status line says what was done, or the first failure. A paste
   /// that found its server unreachable says so in the sidebar first, so the reload's own "cannot
   /// reach" does not replace what the paste said (AppState.mayAnnounce).
-  private func report(_ tally: PasteJob.Tally, into target: Domain) {
+  private func report(_ tally: CrossLocationCopy.Tally, into target: Domain) {
     if let unreachable = tally.unreachable, let status = LocationStatus.implied(by: unreachable) {
       send(.locationStatus(target.identifier, status))
     }

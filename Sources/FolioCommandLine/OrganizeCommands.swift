@@ -34,13 +34,12 @@ func resolveAll(_ arguments: [String], context: FolioContext) async throws(Provi
 func destinationFolder(
   _ argument: String, for sources: [(Domain, Item)], context: FolioContext, verb: String, refuseTaken: Bool = false
 ) async throws(ProviderError) -> (Domain, Item) {
-  let (domain, folder) = try await context.resolve(argument)
+  // A server that cannot be reached still takes copies from this computer, as `folio put` does:
+  // the folder as this computer last saw it, the uploads journaled until it is back.
+  let (domain, folder) = try await context.resolve(argument, offline: sources.contains { $0.0.hasDirectContent })
   guard folder.isFolder else { throw ProviderError(.invalidArgument, "\(folder.path.displayString) is not a folder") }
   var names = Set<ItemName>()
-  for (d, item) in sources {
-    guard d.identifier == domain.identifier || (d.localRoot != nil && domain.localRoot != nil) else {
-      throw ProviderError(.featureUnsupported, "cannot \(verb) between locations '\(d.identifier)' and '\(domain.identifier)' yet")
-    }
+  for (_, item) in sources {
     guard names.insert(item.filename).inserted else {
       throw ProviderError(.filenameCollision, "two items named '\(item.filename.displayString)' would land in \(folder.path.displayString)")
     }
@@ -55,7 +54,14 @@ func destinationFolder(
 
 struct MoveCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "mv", abstract: "Move items into a folder (never replaces; across filesystems it copies, then removes).")
+    commandName: "mv",
+    abstract: "Move items into a folder (never replaces; across filesystems or locations it copies, then removes).",
+    discussion: """
+      Between locations (this computer and an SSH host, or two servers) the items are copied as \
+      `folio cp` copies them, and each source is removed only once all of its copy is safe: \
+      written here, or uploaded and confirmed by the server. Copies still queued (the server \
+      cannot be reached) keep their sources.
+      """)
 
   @Argument(help: "The items, then the destination folder.") var arguments: [String]
 
@@ -67,10 +73,19 @@ struct MoveCommand: AsyncParsableCommand {
     try await runReporting { () async throws(ProviderError) in
       let context = try FolioContext.make()
       let sources = try await resolveAll(Array(arguments.dropLast()), context: context)
-      let (_, folder) = try await destinationFolder(arguments.last!, for: sources, context: context, verb: "move", refuseTaken: true)
+      let (target, folder) = try await destinationFolder(
+        arguments.last!, for: sources, context: context, verb: "move", refuseTaken: true)
       var tally = FailureTally(total: sources.count)
+      var across: [(Domain, Item)] = []
       for (domain, item) in sources {
+        guard CrossLocationTransfer.isWithin(domain, target) else {
+          across.append((domain, item))
+          continue
+        }
         do throws(ProviderError) { _ = try await context.items.move(item, to: folder, in: domain) } catch { tally.report(error) }
+      }
+      if !across.isEmpty {
+        try await CrossLocationTransfer(context: context, target: target, folder: folder).run(across, removingSources: true, tally: &tally)
       }
       try tally.finish("some items were not moved")
     }
@@ -79,7 +94,13 @@ struct MoveCommand: AsyncParsableCommand {
 
 struct CopyCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "cp", abstract: "Copy items into a folder (a name already taken there gets \" copy\", as in Finder).")
+    commandName: "cp",
+    abstract: "Copy items into a folder (a name already taken there gets \" copy\", as in Finder).",
+    discussion: """
+      Between locations a file is downloaded if it must be, then written or uploaded (uploads are \
+      journaled first, as `folio put` does, and sent now; a taken name becomes "NAME 2"); a folder \
+      is made on the other side with its contents, up to 16 levels and 1000 entries.
+      """)
 
   @Argument(help: "The items, then the destination folder.") var arguments: [String]
 
@@ -91,10 +112,18 @@ struct CopyCommand: AsyncParsableCommand {
     try await runReporting { () async throws(ProviderError) in
       let context = try FolioContext.make()
       let sources = try await resolveAll(Array(arguments.dropLast()), context: context)
-      let (_, folder) = try await destinationFolder(arguments.last!, for: sources, context: context, verb: "copy")
+      let (target, folder) = try await destinationFolder(arguments.last!, for: sources, context: context, verb: "copy")
       var tally = FailureTally(total: sources.count)
+      var across: [(Domain, Item)] = []
       for (domain, item) in sources {
+        guard CrossLocationTransfer.isWithin(domain, target) else {
+          across.append((domain, item))
+          continue
+        }
         do throws(ProviderError) { _ = try await context.items.copy(item, to: folder, in: domain) } catch { tally.report(error) }
+      }
+      if !across.isEmpty {
+        try await CrossLocationTransfer(context: context, target: target, folder: folder).run(across, removingSources: false, tally: &tally)
       }
       try tally.finish("some items were not copied")
     }

@@ -92,4 +92,50 @@ import Testing
     #expect(!config.contains("sftp"), "nothing saved: \(config)")
     #expect(try String(contentsOfFile: empty, encoding: .utf8).isEmpty)
   }
+
+  /// `folio cp` and `folio mv` between this computer and an SSH host: files and folders go
+  /// across (uploads sent and confirmed, as `folio put` sends them); a move removes a source only
+  /// once its copy is safe, and keeps it while the server cannot be reached.
+  @Test func cpAndMvCrossBetweenThisComputerAndAnSSHHost() throws {
+    let server = try PrivateSSHServer()
+    defer { server.stop() }
+    let configFile = try #require(try server.configuration(name: "folio").configFile)
+    let s = try Sandbox()
+    #expect(try s.folio("domain", "add", "box", "--sftp", "sftp-test", "--ssh-config", Arg(configFile), "--path", Arg(server.files)).status == 0)
+    try s.file("notes.txt", "local notes\n")
+    try FileManager.default.createDirectory(atPath: s.work + "/Album/inner", withIntermediateDirectories: true)
+    try "a".write(toFile: s.work + "/Album/a.jpg", atomically: true, encoding: .utf8)
+    try "b".write(toFile: s.work + "/Album/inner/b.jpg", atomically: true, encoding: .utf8)
+
+    let copied = try s.folio("cp", "notes.txt", "Album", "box:/")
+    #expect(copied.status == 0, "\(copied)")
+    #expect((try? String(contentsOfFile: server.files + "/notes.txt", encoding: .utf8)) == "local notes\n")
+    #expect((try? String(contentsOfFile: server.files + "/Album/inner/b.jpg", encoding: .utf8)) == "b")
+    #expect(FileManager.default.fileExists(atPath: s.work + "/notes.txt"), "a copy keeps its source")
+    // Again: the taken name becomes "notes 2.txt", never a replacement.
+    #expect(try s.folio("cp", "notes.txt", "box:/").status == 0)
+    #expect((try? String(contentsOfFile: server.files + "/notes 2.txt", encoding: .utf8)) == "local notes\n")
+
+    // Down: a remote file into a local folder.
+    try FileManager.default.createDirectory(atPath: s.work + "/down", withIntermediateDirectories: true)
+    try "remote\n".write(toFile: server.files + "/remote.txt", atomically: true, encoding: .utf8)
+    let down = try s.folio("mv", "box:/remote.txt", "down")
+    #expect(down.status == 0, "\(down)")
+    #expect((try? String(contentsOfFile: s.work + "/down/remote.txt", encoding: .utf8)) == "remote\n")
+    #expect(!FileManager.default.fileExists(atPath: server.files + "/remote.txt"), "moved: the server's copy is gone")
+
+    // Up with mv: the local file goes once the server has it.
+    try s.file("move me.txt", "moving\n")
+    let up = try s.folio("mv", "move me.txt", "box:/")
+    #expect(up.status == 0, "\(up)")
+    #expect((try? String(contentsOfFile: server.files + "/move me.txt", encoding: .utf8)) == "moving\n")
+    #expect(!FileManager.default.fileExists(atPath: s.work + "/move me.txt"))
+
+    // The server gone: a move keeps its source, and says the copy waits for `folio sync`.
+    try s.file("keep.txt", "kept\n")
+    server.stopListening()
+    let held = try s.folio("mv", "keep.txt", "box:/")
+    #expect(held.status != 0 && held.err.contains("folio sync"), "\(held)")
+    #expect(FileManager.default.fileExists(atPath: s.work + "/keep.txt"), "nothing is removed before its copy is safe")
+  }
 }

@@ -1,10 +1,9 @@
-import BrowserUI
 import Foundation
 import ProviderAPI
-import ProviderCore
 
-/// One Paste: the clipboard's items into a folder, run off the loop. What happens to each item
-/// depends on where it comes from and where it goes:
+/// Items of one location copied into a folder of another (or the same): the browser's Paste and
+/// `folio cp`/`folio mv` across locations run this one job. What happens to each item depends on
+/// where it comes from and where it goes:
 ///
 /// - the same location: the provider copies it (`ItemService.copy`; a provider that picks a free
 ///   name does, else the collision is that item's error);
@@ -24,15 +23,36 @@ import ProviderCore
 /// name is not checked against the server (the queue picks "name 2" if it is taken when it
 /// sends), and the uploads wait in the journal until the server is back. Only folders, which
 /// nothing journals, fail.
-struct PasteJob: Sendable {
-  static let maxDepth = 16
-  static let maxEntries = 1000
+public struct CrossLocationCopy: Sendable {
+  public static let maxDepth = 16
+  public static let maxEntries = 1000
   /// "name 2" … "name 99": a folder holding all of them is not a place to invent more.
   static let maxNameTries = 99
 
-  let services: AppServices
+  let service: ItemService
+  let sync: SyncEngine?
   let source: Domain
   let target: Domain
+
+  public init(items: ItemService, sync: SyncEngine?, source: Domain, target: Domain) {
+    self.service = items
+    self.sync = sync
+    self.source = source
+    self.target = target
+  }
+
+  /// The folder copied into: its path, its identifier when known (an upload needs only that
+  /// when the server cannot be reached), and its name for messages.
+  public struct Destination: Sendable {
+    public var path: ItemPath
+    public var identifier: ItemIdentifier?
+    public var name: String
+    public init(path: ItemPath, identifier: ItemIdentifier?, name: String) {
+      self.path = path
+      self.identifier = identifier
+      self.name = name
+    }
+  }
 
   /// A failure, with the location whose provider raised it (the one to sign in to).
   struct Failure: Error {
@@ -40,27 +60,32 @@ struct PasteJob: Sendable {
     var error: ProviderError
   }
 
-  struct Tally: Sendable {
-    var copied = 0
-    var uploads = 0
-    var written = 0
-    var folders = 0
-    var skipped = 0
+  public struct Tally: Sendable {
+    public var copied = 0
+    public var uploads = 0
+    public var written = 0
+    public var folders = 0
+    public var skipped = 0
     /// Names (display-safe) and what went wrong.
-    var failures: [(name: String, error: ProviderError)] = []
-    var entries = 0
+    public var failures: [(name: String, error: ProviderError)] = []
+    public var entries = 0
+    /// The journaled uploads (transfer ids), for a command that waits for them to be sent.
+    public var queued: [Int64] = []
+    /// The top-level items copied whole (every entry below a folder too), by identifier: what
+    /// a move may remove from the source once the copies are safe.
+    public var whole: [ItemIdentifier] = []
     /// Why the destination could not be reached, if it could not: the uploads wait for it.
-    var unreachable: ProviderError?
-    var offline: Bool { unreachable != nil }
+    public var unreachable: ProviderError?
+    public var offline: Bool { unreachable != nil }
   }
 
-  enum Outcome: Sendable {
+  public enum Outcome: Sendable {
     case done(Tally)
     /// A location asked for credentials: sign in, then paste `remaining` again.
     case signIn(DomainIdentifier, ProviderError, remaining: [Item], Tally)
   }
 
-  func run(_ items: [Item], into folder: FolderLocation) async -> Outcome {
+  public func run(_ items: [Item], into folder: Destination) async -> Outcome {
     var tally = Tally()
     let parent: Item
     do throws(Failure) {
@@ -74,7 +99,10 @@ struct PasteJob: Sendable {
     }
     for (i, item) in items.enumerated() {
       do throws(Failure) {
+        let failuresBefore = tally.failures.count
+        let skippedBefore = tally.skipped
         try await paste(item, into: parent, depth: 0, tally: &tally)
+        if tally.failures.count == failuresBefore && tally.skipped == skippedBefore { tally.whole.append(item.identifier) }
       } catch {
         if error.error.code == .notAuthenticated {
           return .signIn(error.domain, error.error, remaining: Array(items[i...]), tally)
@@ -94,7 +122,7 @@ struct PasteJob: Sendable {
     tally.entries += 1
     if source.identifier == target.identifier {
       _ = try await on(target) { () async throws(ProviderError) -> Item in
-        try await services.items.copy(item, to: parent, in: target)
+        try await service.copy(item, to: parent, in: target)
       }
       tally.copied += 1
       return
@@ -111,7 +139,7 @@ struct PasteJob: Sendable {
     }
     let name = try await freeName(item.filename, in: parent)
     let made = try await on(target) { () async throws(ProviderError) -> Item in
-      try await services.items.makeFolder(named: name, in: parent, in: target)
+      try await service.makeFolder(named: name, in: parent, in: target)
     }
     tally.folders += 1
     guard depth < Self.maxDepth else {
@@ -131,13 +159,13 @@ struct PasteJob: Sendable {
 
   /// The folder pasted into, and why it is only as this computer last saw it, if it is (its
   /// server cannot be reached: uploads into it are journaled all the same).
-  private func destination(_ folder: FolderLocation) async throws(ProviderError) -> (Item, ProviderError?) {
+  private func destination(_ folder: Destination) async throws(ProviderError) -> (Item, ProviderError?) {
     do throws(ProviderError) {
       return (try await target.provider.item(at: folder.path), nil)
     } catch where error.code == .serverUnreachable && target.isSynced {
       let unreachable = error
       do throws(ProviderError) {
-        return (try await services.items.itemAllowingOffline(at: folder.path, in: target), unreachable)
+        return (try await service.itemAllowingOffline(at: folder.path, in: target), unreachable)
       } catch where error.code == .serverUnreachable {
         // Not in the index (browsed, never used): the folder on screen names itself. Only its
         // identifier matters to an upload.
@@ -162,7 +190,7 @@ struct PasteJob: Sendable {
     if source.hasDirectContent {
       content = URL(fileURLWithPath: item.path.lossyString)
     } else {
-      guard let engine = services.sync else {
+      guard let engine = sync else {
         throw Failure(domain: source.identifier, error: ProviderError(.featureUnsupported, "\(source.displayName) has no sync engine to download from"))
       }
       content = try await on(source) { () async throws(ProviderError) -> URL in try await engine.materialize(item, in: source) }
@@ -174,12 +202,13 @@ struct PasteJob: Sendable {
       try await on(target) { () async throws(ProviderError) in try await ContentStore.export(content, to: destination) }
       tally.written += 1
     } else {
-      guard let engine = services.sync else {
+      guard let engine = sync else {
         throw Failure(domain: target.identifier, error: ProviderError(.featureUnsupported, "\(target.displayName) has no sync engine to upload with"))
       }
-      _ = try await on(target) { () async throws(ProviderError) -> Int64 in
+      let id = try await on(target) { () async throws(ProviderError) -> Int64 in
         try await engine.put(ItemPath(content.path), as: name, into: parent, in: target)
       }
+      tally.queued.append(id)
       tally.uploads += 1
     }
   }
@@ -240,9 +269,9 @@ struct PasteJob: Sendable {
   }
 }
 
-extension PasteJob.Tally {
+extension CrossLocationCopy.Tally {
   /// What was done, for the status line ("Queued 3 uploads, made 1 folder").
-  var summary: String {
+  public var summary: String {
     var parts: [String] = []
     func count(_ n: Int, _ one: String, _ many: String) -> String { "\(n) \(n == 1 ? one : many)" }
     if copied > 0 { parts.append("copied \(count(copied, "item", "items"))") }
@@ -251,13 +280,13 @@ extension PasteJob.Tally {
       parts.append("queued \(count(uploads, "upload", "uploads"))" + (offline ? " (the server cannot be reached: they go when it is back)" : ""))
     }
     if folders > 0 { parts.append("made \(count(folders, "folder", "folders"))") }
-    if skipped > 0 { parts.append("left \(skipped) out (at most \(PasteJob.maxEntries) entries per paste)") }
+    if skipped > 0 { parts.append("left \(skipped) out (at most \(CrossLocationCopy.maxEntries) entries per paste)") }
     guard let first = parts.first else { return "Nothing pasted" }
     return ([first.prefix(1).uppercased() + first.dropFirst()] + parts.dropFirst()).joined(separator: ", ")
   }
 
   /// The first failure (escaped for the terminal) and how many more.
-  var failureText: String? {
+  public var failureText: String? {
     guard let (name, error) = failures.first else { return nil }
     let more = failures.count > 1 ? " (and \(failures.count - 1) more)" : ""
     return "Could not paste \(name): \(TerminalText.escape(error.message))\(more)"
