@@ -216,6 +216,7 @@ let package = Package(
       swiftSettings: strict),
     // tmux end-to-end tests of the real `folio` binary (needs tmux; .ci/run installs it).
     .testTarget(
-      name: "TerminalEndToEndTests", dependencies: ["TestExecution", "ProviderAPI", "TestSupport"], swiftSettings: strict),
+      name: "TerminalEndToEndTests", dependencies: ["TestExecution", "ProviderAPI", "TestSupport", "SSHTestSupport", "SFTPClient"],
+      swiftSettings: strict),
   ]
 )

@@ -16,11 +16,15 @@ public struct AppServices: Sendable {
   public let sync: SyncEngine?
   /// What only the composition root knows about remote locations.
   public let remote: RemoteHooks
+  /// Where the locations' connections send their questions (ssh's password, host key), if any
+  /// location asks: the loop shows them in the question box.
+  public let signIn: SignInBroker?
 
   public init(
     registry: DomainRegistry, items: ItemService, index: WorkingSetIndex, actions: ActionRunner, openers: OpenerResolver,
-    sync: SyncEngine? = nil, remote: RemoteHooks = .none
+    sync: SyncEngine? = nil, remote: RemoteHooks = .none, signIn: SignInBroker? = nil
   ) {
+    self.signIn = signIn
     self.registry = registry
     self.items = items
     self.index = index

@@ -136,6 +136,11 @@ extension BrowserApp {
       guard let domain = services.registry.domain(id), domain.isSynced else { continue }
       Task.detached {
         guard let status = await services.remote.status(id) else { return }
+        // Signed in without Folio's form (an SSH host answered through the question box): the
+        // uploads held for want of a sign-in go again.
+        if status == .online, let queue = services.sync?.queue, await queue.latchedError(for: id)?.code == .notAuthenticated {
+          await queue.resolve(domain: id)
+        }
         let actions = services.customActionEntries().filter { $0.domain == id }
         let decorations = domain.provider.decorationDeclarations
         await MainActor.run {

@@ -73,6 +73,11 @@ public final class BrowserApp {
     state.width = size.width
     state.height = size.height
     startEnumerationEvents()
+    if let broker = services.signIn {
+      broker.attach { [weak self] question in
+        Task { @MainActor in self?.send(.signInQuestion(question)) }
+      }
+    }
     startSync()
     watchOtherWriters()
     perform(state.start())
@@ -115,6 +120,8 @@ public final class BrowserApp {
       }
       await Task.yield()
     }
+    // ssh processes still waiting on a question get "no" and end.
+    services.signIn?.detach()
     recentsTask?.cancel()
     sidebarTask?.cancel()
     sidebarTask = nil
@@ -186,6 +193,8 @@ public final class BrowserApp {
       observeSidebar()
     case .authenticate(let domainID, let user, let secret, let remember):
       authenticate(domainID, user: user, secret: secret, remember: remember)
+    case .answerSignInQuestion(let id, let answer):
+      services.signIn?.answer(id, answer)
     case .openEntry(let row):
       resolveEntry(row)
     case .checkEntries(let rows):

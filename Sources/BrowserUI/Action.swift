@@ -34,6 +34,9 @@ public enum Action: Sendable {
   case authenticationRequired(DomainIdentifier, retry: [Effect], reason: String)
   case authenticated(DomainIdentifier)
   case authenticationFailed(DomainIdentifier, ProviderError)
+  /// A location asks something while it connects (ssh's password, passphrase, host key): the
+  /// question box shows it; the connection waits for `Effect.answerSignInQuestion`.
+  case signInQuestion(SignInQuestion)
   case foldersLoaded(ticket: UInt64, folders: [Item], isComplete: Bool)
   case foldersFailed(ticket: UInt64, ProviderError)
   case tick

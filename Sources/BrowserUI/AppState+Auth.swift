@@ -13,6 +13,15 @@ extension AppState {
       let location = sidebar.locations.first { $0.domain == domain }
       let name = location?.name ?? domain.rawValue
       setStatus(.needsSignIn(reason), of: domain)
+      if location?.signsInByQuestions == true {
+        // ssh asked its questions in the question box while it connected (or was refused one):
+        // no user-and-password form could add anything. Its reason (sign-in refused, a host key
+        // changed) is said; Enter on the location or Ctrl-R connects, and asks, again.
+        if signInQuestions.isEmpty && !signInDeclined.contains(domain) {
+          message = StatusMessage(TerminalText.escape(name) + ": " + TerminalText.escape(reason), isError: true)
+        }
+        return []
+      }
       var prompt = AuthPromptState(
         domain: domain, locationName: name, retry: retry, reason: TerminalText.escape(reason), user: location?.userName,
         hint: location?.signInHint.map(TerminalText.escape))

@@ -5,6 +5,8 @@ extension AppState {
     if case .resize(let w, let h) = key { return reduce(.resized(width: w, height: h)) }
     // Ctrl-C quits from anywhere, a prompt or a menu included, whatever `[keys]` says.
     if key == KeyMap.alwaysQuits { return perform(.quit) }
+    // A location's question (ssh's password, host key) is above everything and takes the keys.
+    if !signInQuestions.isEmpty { return handleSignInQuestionKey(key) }
     if overlay != nil { return handleOverlayKey(key) }
     if tab == .browse, browse.filter != nil, let effects = handleFilterKey(key) { return effects }
     if sidebar.focused { return handleSidebarKey(key) }

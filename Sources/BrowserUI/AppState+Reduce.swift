@@ -13,7 +13,9 @@ extension AppState {
   /// The reducer: applies an action and returns the effects to perform. Pure: no I/O here.
   public mutating func reduce(_ action: Action) -> [Effect] {
     switch action {
-    case .key(let key): return handleKey(key)
+    case .key(let key):
+      let effects = handleKey(key)
+      return allowQuestions(after: effects)
     case .resized(let w, let h):
       width = w
       height = h
@@ -165,6 +167,8 @@ extension AppState {
       return []
     case .authenticationRequired, .authenticated, .authenticationFailed:
       return reduceAuthentication(action)
+    case .signInQuestion(let q):
+      return reduceSignInQuestion(q)
     case .foldersLoaded, .foldersFailed:
       return reduceFolderPicker(action)
     case .transfer, .transfersRestored, .transferFinished, .locationStatus, .locationSyncing, .locationThrottled, .locationResumed,

@@ -31,6 +31,10 @@ public struct LocationEntry: Sendable, Equatable {
   public var signInHint: String?
   /// Whether deleting moves to a trash there (an SSH host has none: delete is for good, asked first).
   public var hasTrash = true
+  /// The location signs in by asking questions while it connects (an SSH host: ssh asks for a
+  /// password, a passphrase or a host key, answered in the question box): a refused sign-in
+  /// opens no user-and-password form, it says ssh's reason.
+  public var signsInByQuestions = false
 
   public init(
     domain: DomainIdentifier, name: String, root: FolderLocation, state: String? = nil, isRemote: Bool = false,
@@ -264,6 +268,12 @@ public struct AppState: Sendable, Equatable {
   public var opening: Opening?
   /// What `y` copied, for `p` to paste (AppState+Clipboard.swift).
   public var clipboard: Clipboard?
+  /// The questions locations ask while they connect (AppState+SignInQuestions.swift): the first
+  /// is in the box, drawn above any other; the others wait their turn.
+  public var signInQuestions: [SignInQuestionState] = []
+  /// Locations whose question the person refused: their background work (the poller, status
+  /// checks) is not allowed to ask again until a key of theirs opens or reloads the location.
+  public var signInDeclined: Set<DomainIdentifier> = []
 
   public init(width: Int, height: Int, start: FolderLocation, locations: [LocationEntry]) {
     self.width = width

@@ -22,6 +22,7 @@ public enum AppView {
     }
     drawStatus(state, g, &screen)
     if let o = state.overlay { OverlayView.draw(o, state, g, &screen) }
+    if let q = state.signInQuestions.first { SignInQuestionView.draw(q, state, g, &screen) }
     return screen
   }
 

@@ -33,6 +33,9 @@ public enum Effect: Sendable, Equatable {
   case refreshSidebar
   /// Sign in; `remember` saves the secret in the credentials file once it is accepted.
   case authenticate(DomainIdentifier, user: String, secret: String, remember: Bool)
+  /// The person's answer to a location's question (the connection waiting on it goes on). A
+  /// refusal also keeps the location's background work from asking again.
+  case answerSignInQuestion(id: UInt64, SignInAnswer)
   /// List the folders of a folder for the Move To picker (folders first, so the app stops at the first file).
   case enumerateFolders(ticket: UInt64, FolderLocation)
   case move([Item], to: FolderLocation, DomainIdentifier)

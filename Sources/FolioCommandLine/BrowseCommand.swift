@@ -61,7 +61,11 @@ struct BrowseCommand: AsyncParsableCommand {
     ServerRuntime.pinMallocThreshold()
     let utf8 = DisplayWidth.setUp()
     let launch: Launch
-    switch await prepare() {
+    // SSH hosts ask their questions in the browser's box; until the loop runs (the start folder
+    // is resolved before the terminal is set up) the broker refuses them, and the first listing
+    // asks again with the box on screen.
+    let signIn = SignInBroker()
+    switch await prepare(signIn: signIn) {
     case .success(let l): launch = l
     case .failure(let error):
       Console.err(error.message)
@@ -116,7 +120,8 @@ struct BrowseCommand: AsyncParsableCommand {
     let services = AppServices(
       registry: context.registry, items: context.items, index: context.index, actions: context.actions,
       openers: context.openers, sync: engine,
-      remote: BrowseRemote.hooks(registry: context.registry, configuration: context.configuration, paths: context.paths))
+      remote: BrowseRemote.hooks(registry: context.registry, configuration: context.configuration, paths: context.paths),
+      signIn: signIn)
     state.sidebar.locations = BrowseRemote.locations(services, configuration: context.configuration, hints: hints)
     let terminal: NCursesTerminal
     do {
@@ -150,7 +155,7 @@ struct BrowseCommand: AsyncParsableCommand {
 
   /// The configuration, the domains and the folder to start in (a file's folder when PATH is a
   /// file), found through the provider alone; the index starts opening first, on its own thread.
-  func prepare() async -> Result<Launch, ProviderError> {
+  func prepare(signIn: SignInBroker? = nil) async -> Result<Launch, ProviderError> {
     do throws(ProviderError) {
       let paths = FolioPaths.current
       let configuration = try FolioConfiguration.loadChecked(paths: paths)
@@ -160,7 +165,7 @@ struct BrowseCommand: AsyncParsableCommand {
         }
       }
       do throws(ProviderError) {
-        let registry = try FolioContext.makeRegistry(configuration, commandLineHints: false)
+        let registry = try FolioContext.makeRegistry(configuration, commandLineHints: false, signIn: signIn)
         let address = try ItemAddress.parse(RawArguments.bytes(of: path), currentDirectory: ItemAddress.currentDirectory)
         let domain = try FolioContext.domain(for: address, registry: registry, configuration: configuration)
         let path = FolioContext.path(for: address, in: domain)

@@ -50,6 +50,10 @@ enum BrowseRemote {
       var e = entry
       e.userName = users[entry.domain]
       e.signInHint = hints[entry.domain]
+      // ssh signs in to an SSH host: its questions come to the question box, not to a form.
+      e.signsInByQuestions = configuration.domains.contains {
+        if $0.identifier == entry.domain, case .remote("sftp", _) = $0.kind { true } else { false }
+      }
       return e
     }
   }

@@ -4,7 +4,9 @@ import FolioServerProvider
 import Foundation
 import ProviderAPI
 import ProviderCore
+import SFTPClient
 import SFTPProvider
+import Synchronization
 import WorkingSetIndex
 
 /// `folio domain`: add, list, sign in to and remove locations on servers.
@@ -149,7 +151,8 @@ extension DomainAddCommand {
 
 struct DomainLoginCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "login", abstract: "Sign in to a Folio server location again and save the new password.")
+    commandName: "login", abstract: "Sign in to a location again and save the password.",
+    discussion: "For an SSH host (--sftp): connects once, asking on this terminal what ssh asks, and saves the password or passphrase you typed (or the one given with --password-stdin) once ssh took it, for the browser to answer with. Nothing is saved when ssh asked for none (a key or an agent signs in).")
 
   @Argument(help: "The location's name.") var name: String
   @Flag(help: "Read the password from the first line of standard input instead of asking.") var passwordStdin = false
@@ -162,6 +165,10 @@ struct DomainLoginCommand: AsyncParsableCommand {
       guard let config = configuration.domains.first(where: { $0.identifier == id }) else {
         throw ProviderError(.noSuchItem, "no location named '\(id)' (add one with `folio domain add`)")
       }
+      if case .remote("sftp", _) = config.kind {
+        try await loginSFTP(id, config: config, paths: paths)
+        return
+      }
       guard let provider = try RemoteDomains.folioProvider(for: config, paths: paths) else {
         throw ProviderError(.invalidArgument, "'\(id)' is not a Folio server location: there is nothing to sign in to")
       }
@@ -171,6 +178,38 @@ struct DomainLoginCommand: AsyncParsableCommand {
       try CredentialsStore(paths: paths).setSecret(password, for: id)
       Console.out("signed in to '\(id)' as \(TerminalText.escape(user))")
     }
+  }
+}
+
+extension DomainLoginCommand {
+  /// Connects once through ssh and saves the secret that let it in (typed at ssh's question on
+  /// this terminal, or read from standard input), so the browser answers with it instead of asking.
+  func loginSFTP(_ id: DomainIdentifier, config: DomainConfig, paths: FolioPaths) async throws(ProviderError) {
+    let given = passwordStdin ? try PasswordInput.fromStandardInput() : nil
+    // The last secret given to ssh: the connection succeeding after it means ssh took it.
+    let answered = Mutex<String?>(nil)
+    let prompts: SSHPromptHandler = { prompt in
+      guard prompt.kind == .secret else { return await SSHPrompts.terminal(prompt) }
+      if let given {
+        // Asked again: ssh did not take it. Nothing else to answer with.
+        guard prompt.attempt == 1 else { return .refuse }
+        answered.withLock { $0 = given }
+        return .secret(given)
+      }
+      let answer = await SSHPrompts.terminal(prompt)
+      if case .secret(let typed) = answer { answered.withLock { $0 = typed } }
+      return answer
+    }
+    guard let provider = try RemoteDomains.sftpProvider(for: config, prompts: prompts) else {
+      throw ProviderError(.badConfig, "the location '\(id)' could not be made")
+    }
+    _ = try await provider.item(at: .root)
+    guard let secret = answered.withLock({ $0 }) else {
+      Console.out("signed in to '\(id)' over ssh; ssh asked for no password (a key or an agent signs in), so nothing was saved")
+      return
+    }
+    try CredentialsStore(paths: paths).setSecret(secret, for: id)
+    Console.out("signed in to '\(id)' over ssh; the password is saved for the browser (\(TerminalText.escape(paths.credentialsFile.path)))")
   }
 }
 

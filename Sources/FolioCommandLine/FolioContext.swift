@@ -1,3 +1,4 @@
+import BrowserApp
 import FolioConfig
 import Foundation
 import LocalProvider
@@ -37,8 +38,9 @@ struct FolioContext: Sendable {
   /// The domains with their concrete providers: nothing here needs the index.
   /// - Parameter commandLineHints: Whether `notAuthenticated` messages end with the command that
   ///   signs in (`folio domain login NAME`); the terminal UI asks in its own prompt instead.
+  /// - Parameter signIn: The browser's question box: SSH hosts ask their questions there.
   static func makeRegistry(
-    _ configuration: FolioConfiguration, commandLineHints: Bool = true
+    _ configuration: FolioConfiguration, commandLineHints: Bool = true, signIn: SignInBroker? = nil
   ) throws(ProviderError) -> DomainRegistry {
     var registry = DomainRegistry(
       local: Domain(identifier: .local, displayName: "This Computer", provider: LocalProvider(), localRoot: .root))
@@ -49,7 +51,8 @@ struct FolioContext: Sendable {
           Domain(
             identifier: d.identifier, displayName: d.displayName,
             provider: LocalProvider(domain: d.identifier, root: rootPath, displayName: d.displayName), localRoot: rootPath))
-      } else if let provider = try RemoteDomains.provider(for: d, paths: .current, signInHint: commandLineHints) {
+      } else if let provider = try RemoteDomains.provider(
+        for: d, paths: .current, signInHint: commandLineHints, signIn: signIn) {
         try registry.add(Domain(identifier: d.identifier, displayName: d.displayName, provider: provider, localRoot: nil))
       }
     }

@@ -1,3 +1,4 @@
+import BrowserApp
 import FolioConfig
 import FolioServerProvider
 import Foundation
@@ -19,17 +20,24 @@ enum RemoteDomains {
 
   /// The provider of a remote domain, or nil for a type this build does not serve.
   ///
-  /// - Parameter signInHint: The command line (true) asks an SFTP host's prompts on the terminal;
-  ///   the browser, which owns the terminal, answers with a saved password or refuses.
+  /// - Parameters:
+  ///   - signInHint: The command line (true) asks an SSH host's prompts on the terminal.
+  ///   - signIn: The browser, which owns the terminal, asks them in its question box (after a
+  ///     saved password); without either, a saved password answers and the rest is refused.
   static func provider(
-    for config: DomainConfig, paths: FolioPaths, signInHint withHint: Bool = true
+    for config: DomainConfig, paths: FolioPaths, signInHint withHint: Bool = true, signIn: SignInBroker? = nil
   ) throws(ProviderError) -> (any Provider)? {
     guard case .remote(let type, let settings) = config.kind else { return nil }
     switch type {
     case "folio": return try folioProvider(for: config, paths: paths, signInHint: withHint)
     case "sftp":
-      return try sftpProvider(
-        for: config, prompts: withHint ? SSHPrompts.terminal : SSHPrompts.stored(config.identifier, paths: paths))
+      let prompts: SSHPromptHandler
+      if let signIn {
+        prompts = SSHPrompts.browser(config.identifier, broker: signIn, paths: paths)
+      } else {
+        prompts = withHint ? SSHPrompts.terminal : SSHPrompts.stored(config.identifier, paths: paths)
+      }
+      return try sftpProvider(for: config, prompts: prompts)
     default:
       _ = settings
       return nil

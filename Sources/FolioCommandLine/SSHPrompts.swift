@@ -1,3 +1,5 @@
+import BrowserApp
+import BrowserUI
 import FolioConfig
 import Foundation
 import ProviderAPI
@@ -36,8 +38,33 @@ enum SSHPrompts {
     }
   }
 
-  /// The browser (which owns the terminal): a password saved with `folio domain login`, if any;
-  /// everything else is refused and the error says what to run on the command line.
+  /// The browser (which owns the terminal): a password saved with `folio domain login` answers a
+  /// connection's first secret question; everything else — a second one (ssh did not take the
+  /// saved one), a passphrase, an unknown host key — goes to the person in the question box, and
+  /// the connection waits for the answer. Folio never answers a host key itself.
+  static func browser(_ domain: DomainIdentifier, broker: SignInBroker, paths: FolioPaths) -> SSHPromptHandler {
+    let store = CredentialsStore(paths: paths)
+    return { prompt in
+      if prompt.kind == .secret, prompt.attempt == 1, let saved = try? store.secret(for: domain) { return .secret(saved) }
+      let kind: SignInQuestion.Kind =
+        switch prompt.kind {
+        case .secret: .secret
+        case .hostKey: .hostKey
+        case .confirmation: .confirmation
+        case .notice: .notice
+        }
+      let answer = await broker.ask(
+        domain: domain, kind: kind, lines: prompt.lines, fingerprint: prompt.fingerprint, askedAgain: prompt.attempt > 1)
+      switch answer {
+      case .secret(let secret): return .secret(secret)
+      case .accept: return .accept
+      case .refuse: return .refuse
+      }
+    }
+  }
+
+  /// No person to ask: a password saved with `folio domain login`, if any; everything else is
+  /// refused and the error says what to run on the command line.
   static func stored(_ domain: DomainIdentifier, paths: FolioPaths) -> SSHPromptHandler {
     let store = CredentialsStore(paths: paths)
     return { prompt in

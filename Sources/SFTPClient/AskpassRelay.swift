@@ -22,6 +22,9 @@ public final class AskpassRelay: @unchecked Sendable {
   private let handler: SSHPromptHandler
   private let lock = NSLock()
   private var stopped = false
+  /// The secrets this ssh process asked for so far (one relay per connection): numbers each
+  /// secret prompt (``SSHPrompt/attempt``).
+  private var secretsAsked = 0
 
   public init(handler: @escaping SSHPromptHandler) throws {
     var template = Array((NSTemporaryDirectory() + "/folio-askpass-XXXXXX").utf8CString)
@@ -67,18 +70,25 @@ public final class AskpassRelay: @unchecked Sendable {
         continue
       }
       let handler = handler
-      Thread.detachNewThread {
-        Self.serve(client, handler: handler)
+      Thread.detachNewThread { [self] in
+        serve(client, handler: handler)
       }
     }
     close(listener)
   }
 
   /// One prompt: read it, ask the handler (async; this thread waits), write the answer.
-  private static func serve(_ client: Int32, handler: @escaping SSHPromptHandler) {
+  private func serve(_ client: Int32, handler: @escaping SSHPromptHandler) {
     defer { close(client) }
     guard let frame = UnixSocket.readFrame(client), let (hint, text) = AskpassWire.parse(frame) else { return }
-    let prompt = SSHPrompt(hint: hint, text: text)
+    var prompt = SSHPrompt(hint: hint, text: text)
+    if prompt.kind == .secret {
+      // ssh asks one question at a time, so the count is the order it asked them in.
+      lock.lock()
+      secretsAsked += 1
+      prompt.attempt = secretsAsked
+      lock.unlock()
+    }
     let box = AnswerBox()
     Task.detached { box.put(await handler(prompt)) }
     let answer = box.take()

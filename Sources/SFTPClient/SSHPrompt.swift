@@ -18,15 +18,22 @@ public struct SSHPrompt: Sendable, Equatable {
   public var lines: [String]
   /// For a host key: the fingerprint ssh printed (e.g. "SHA256:…"), for the user to compare.
   public var fingerprint: String?
+  /// For a secret: which secret this ssh process asks for (1 for the first). A second one means
+  /// ssh did not take the answer before it — a wrong password asks again with the same words —
+  /// or it moved on to another key: worth saying in the prompt, and a saved password is tried
+  /// only on the first.
+  public var attempt: Int
 
-  public init(kind: Kind, lines: [String], fingerprint: String? = nil) {
+  public init(kind: Kind, lines: [String], fingerprint: String? = nil, attempt: Int = 1) {
     self.kind = kind
     self.lines = lines
     self.fingerprint = fingerprint
+    self.attempt = attempt
   }
 
   /// Builds the prompt from what the askpass helper relays: SSH_ASKPASS_PROMPT and argv[1].
-  init(hint: UInt8, text: [UInt8]) {
+  init(hint: UInt8, text: [UInt8], attempt: Int = 1) {
+    self.attempt = attempt
     let raw = String(decoding: text, as: UTF8.self)
     lines = text.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { DisplayText.escape($0) }
     while lines.last?.isEmpty == true { lines.removeLast() }

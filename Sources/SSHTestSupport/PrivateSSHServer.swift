@@ -10,13 +10,18 @@ import SFTPClient
 /// folder), which is created when it is missing and the tests run as root.
 ///
 /// Keys: `user_key` logs in; `banner_key` logs in through a forced command that prints a line
-/// before exec'ing sftp-server (a login shell that talks); `stranger_key` is not authorized.
+/// before exec'ing sftp-server (a login shell that talks); `stranger_key` is not authorized;
+/// `passphrase_key` logs in once its passphrase (``keyPassphrase``) is given — a secret ssh asks
+/// for, as it would a password (a password needs a system user's real password; a passphrase is
+/// the same question through askpass, and needs nothing outside the folder).
 public final class PrivateSSHServer: @unchecked Sendable {
   public let folder: String
   public let port: Int
-  private let pid: pid_t
-  public let hostKeyFingerprint: String
+  private var pid: pid_t
+  public private(set) var hostKeyFingerprint: String
 
+  public static let keyPassphrase = "correct horse battery"
+  public var passphraseKey: String { folder + "/passphrase_key" }
   public var userKey: String { folder + "/user_key" }
   public var bannerKey: String { folder + "/banner_key" }
   public var strangerKey: String { folder + "/stranger_key" }
@@ -35,12 +40,15 @@ public final class PrivateSSHServer: @unchecked Sendable {
     for key in ["host_key", "user_key", "banner_key", "stranger_key"] {
       try Self.run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", key, "-f", folder + "/" + key])
     }
-    hostKeyFingerprint = try Self.run("/usr/bin/ssh-keygen", ["-l", "-f", folder + "/host_key.pub"])
-      .split(separator: " ")[1].description
+    _ = try Self.run(
+      "/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", Self.keyPassphrase, "-C", "passphrase_key", "-f", folder + "/passphrase_key"])
+    hostKeyFingerprint = try Self.fingerprint(folder + "/host_key.pub")
     let userPublic = try String(contentsOfFile: folder + "/user_key.pub", encoding: .utf8)
     let bannerPublic = try String(contentsOfFile: folder + "/banner_key.pub", encoding: .utf8)
+    let passphrasePublic = try String(contentsOfFile: folder + "/passphrase_key.pub", encoding: .utf8)
     let banner = "command=\"printf 'Today is a fine day\\n'; exec /usr/lib/openssh/sftp-server\" "
-    try (userPublic + banner + bannerPublic).write(toFile: folder + "/authorized_keys", atomically: true, encoding: .utf8)
+    try (userPublic + banner + bannerPublic + passphrasePublic)
+      .write(toFile: folder + "/authorized_keys", atomically: true, encoding: .utf8)
 
     if getuid() == 0 && !FileManager.default.fileExists(atPath: "/run/sshd") {
       try FileManager.default.createDirectory(atPath: "/run/sshd", withIntermediateDirectories: true)
@@ -138,6 +146,25 @@ public final class PrivateSSHServer: @unchecked Sendable {
     try script.write(toFile: path, atomically: true, encoding: .utf8)
     chmod(path, 0o755)
     return path
+  }
+
+  /// The server gets a new host key (as after a reinstall, or a machine in the middle): sshd is
+  /// stopped, the key made again, sshd started on the same port. known_hosts is left as it was,
+  /// so ssh now sees a changed key.
+  public func changeHostKey() throws {
+    killSessions()
+    kill(pid, SIGTERM)
+    _ = ChildProcess.wait(pid)
+    for file in ["host_key", "host_key.pub"] { unlink(folder + "/" + file) }
+    _ = try Self.run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", "host_key", "-f", folder + "/host_key"])
+    hostKeyFingerprint = try Self.fingerprint(folder + "/host_key.pub")
+    pid = try ChildProcess.start(
+      "/usr/sbin/sshd", ["-D", "-e", "-f", folder + "/sshd_config"], stderrPath: folder + "/sshd.log")
+    guard Self.waitUntilAccepting(port: port, while: pid) else { throw FixtureError("sshd did not start again: \(log)") }
+  }
+
+  private static func fingerprint(_ publicKey: String) throws -> String {
+    try run("/usr/bin/ssh-keygen", ["-l", "-f", publicKey]).split(separator: " ")[1].description
   }
 
   /// Kills every session process the server forked (a dropped link), keeping the listener.

@@ -138,4 +138,29 @@ import Testing
     #expect(held.status != 0 && held.err.contains("folio sync"), "\(held)")
     #expect(FileManager.default.fileExists(atPath: s.work + "/keep.txt"), "nothing is removed before its copy is safe")
   }
+
+  @Test func domainLoginSavesThePassphraseSSHTookAndNothingItRefused() throws {
+    let server = try PrivateSSHServer()
+    defer { server.stop() }
+    let configFile = try #require(try server.configuration(identity: server.passphraseKey, name: "folio").configFile)
+    let s = try Sandbox()
+    try FileManager.default.createDirectory(atPath: s.configHome + "/folio", withIntermediateDirectories: true)
+    try """
+    [[domain]]
+    name = "box"
+    type = "sftp"
+    host = "sftp-test"
+    ssh_config = "\(configFile)"
+
+    """.write(toFile: s.configHome + "/folio/config.toml", atomically: true, encoding: .utf8)
+    let credentials = s.configHome + "/folio/credentials"
+
+    let wrong = try s.folio(["domain", "login", "box", "--password-stdin"], stdin: "not the passphrase\n")
+    #expect(wrong.status != 0 && wrong.err.contains("sign-in refused"), "\(wrong)")
+    #expect(!((try? String(contentsOfFile: credentials, encoding: .utf8)) ?? "").contains("box="), "nothing saved")
+
+    let right = try s.folio(["domain", "login", "box", "--password-stdin"], stdin: PrivateSSHServer.keyPassphrase + "\n")
+    #expect(right.status == 0 && right.out.contains("saved"), "\(right)")
+    #expect(try String(contentsOfFile: credentials, encoding: .utf8).contains("box=\(PrivateSSHServer.keyPassphrase)"))
+  }
 }
