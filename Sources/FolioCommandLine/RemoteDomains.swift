@@ -35,7 +35,7 @@ enum RemoteDomains {
       if let signIn {
         prompts = SSHPrompts.browser(config.identifier, broker: signIn, paths: paths)
       } else {
-        prompts = withHint ? SSHPrompts.terminal : SSHPrompts.stored(config.identifier, paths: paths)
+        prompts = withHint ? SSHPrompts.commandLine(config.identifier, paths: paths) : SSHPrompts.stored(config.identifier, paths: paths)
       }
       return try sftpProvider(for: config, prompts: prompts)
     default:

@@ -63,6 +63,17 @@ enum SSHPrompts {
     }
   }
 
+  /// A command (`folio ls box:/`): a password saved with `folio domain login` answers a
+  /// connection's first secret question, so scripts and cron jobs work without a terminal; a
+  /// second one (ssh did not take it), a host key and anything else are asked on the terminal.
+  static func commandLine(_ domain: DomainIdentifier, paths: FolioPaths) -> SSHPromptHandler {
+    let store = CredentialsStore(paths: paths)
+    return { prompt in
+      if prompt.kind == .secret, prompt.attempt == 1, let saved = try? store.secret(for: domain) { return .secret(saved) }
+      return await terminal(prompt)
+    }
+  }
+
   /// No person to ask: a password saved with `folio domain login`, if any; everything else is
   /// refused and the error says what to run on the command line.
   static func stored(_ domain: DomainIdentifier, paths: FolioPaths) -> SSHPromptHandler {

@@ -162,5 +162,9 @@ import Testing
     let right = try s.folio(["domain", "login", "box", "--password-stdin"], stdin: PrivateSSHServer.keyPassphrase + "\n")
     #expect(right.status == 0 && right.out.contains("saved"), "\(right)")
     #expect(try String(contentsOfFile: credentials, encoding: .utf8).contains("box=\(PrivateSSHServer.keyPassphrase)"))
+
+    // A command with no terminal to ask on (a script, cron) signs in with what was saved.
+    let listed = try s.folio("ls", "box:/")
+    #expect(listed.status == 0, "\(listed)")
   }
 }
