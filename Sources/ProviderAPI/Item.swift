@@ -149,6 +149,12 @@ public struct ItemTemplate: Sendable, Equatable {
   /// Size and hash of the `contents` file given with this template, when the caller knows them
   /// (see ``ContentDigest``); nil otherwise, and never derived from an existing item.
   public var contentDigest: ContentDigest?
+  /// Names one journaled upload across all its attempts, in every process that resumes it: the
+  /// same for each retry, different for every other upload (on any computer); nil for a one-off
+  /// write. A provider that parks bytes under a temporary name on the server derives that name
+  /// from it, so a retry after a crash or a dropped link finds the leftover of an earlier attempt
+  /// as its own and removes it, instead of leaving it there for ever beside a new one.
+  public var uploadToken: String?
 
   public init(
     identifier: ItemIdentifier? = nil, parentIdentifier: ItemIdentifier, filename: ItemName,

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import ProviderAPI
 import WorkingSetIndex
@@ -18,6 +19,15 @@ extension TransferQueue {
     let staged = ContentStore.Staged(url: URL(fileURLWithPath: path.lossyString), size: size, sha256: sha)
     if t.isCreate { return try await performCreate(t, staged, provider: provider) }
     return try await performModify(t, staged, provider: provider)
+  }
+
+  /// The upload's ``ItemTemplate/uploadToken``: 16 hex digits of the SHA-256 of its staged
+  /// snapshot's path. That path is in the journal row (so every attempt, in any process, finds the
+  /// same token), belongs to this upload alone (`up-UUID`), and is hashed so that no local path
+  /// reaches the server.
+  nonisolated static func uploadToken(_ t: Transfer) -> String? {
+    guard let path = t.stagedPath else { return nil }
+    return SHA256.hash(data: Array("folio-upload:".utf8) + path.bytes).prefix(8).map { String(format: "%02x", $0) }.joined()
   }
 
   /// True when the provider's item holds exactly the staged bytes, as far as it says (size, and
@@ -56,6 +66,7 @@ extension TransferQueue {
         parentIdentifier: parentID, filename: name, contentType: ContentType.forExtension(name.pathExtension),
         contentModificationDate: clock())
       template.contentDigest = staged.digest
+      template.uploadToken = Self.uploadToken(t)
       do throws(ProviderError) {
         let item = try await provider.createItem(template, fields: [.contents, .filename], contents: staged.url, options: [])
         try index.updateTransfer(t.id, at: clock()) { row in
@@ -181,6 +192,7 @@ extension TransferQueue {
         template = ItemTemplate(try await provider.item(for: t.identifier))
       }
       template.contentDigest = staged.digest
+      template.uploadToken = Self.uploadToken(t)
       let item = try await provider.modifyItem(template, baseVersion: base, changedFields: .contents, contents: staged.url)
       if let conflict = item.uploadingError, conflict.code == .localVersionConflictingWithServer {
         return try await keptAsCopy(t, item, copy: conflict.existingItem, staged, provider: provider)

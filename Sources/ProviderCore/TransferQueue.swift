@@ -165,7 +165,15 @@ public actor TransferQueue {
 
   /// Waits until the transfer completes (its item) or gives up for now (its error). Starts the
   /// queue for it if nothing runs it.
+  ///
+  /// A row another process left throttled (an earlier `folio get` whose link was cut) is tried
+  /// once more: a person asks for it now, and no latch of this queue holds its domain, so nothing
+  /// here would ever release it (a second `folio get` waited for ever). If the cause persists, the
+  /// attempt latches the domain again and the waiter hears why.
   public func wait(for id: Int64) async throws(ProviderError) -> Item {
+    if let t = try? index.transfer(id: id), t.state == .throttled, latched[t.domain] == nil {
+      resolve(domain: t.domain)
+    }
     let result: Result<Item, ProviderError> = await withCheckedContinuation { c in
       waiters[id, default: []].append(c)
       if loop == nil && drainCap == nil { startLoop(scope: .requested) } else { kick() }

@@ -194,20 +194,20 @@ final class SFTPChannel: @unchecked Sendable {
     } else if !established && buffer.count > 0 {
       fail(Self.pollutedStream(buffer, host: host))
     } else {
-      var error = SSHFailure.classify(stderr: process.stderrText(), exitStatus: status, host: host)
-      if established && error.code != .connectionLost { error.code = .connectionLost }
-      fail(error)
+      fail(SSHFailure.classify(stderr: process.stderrText(), exitStatus: status, host: host, established: established))
     }
   }
 
   // Closed only here: the writer thread may still be inside send() when the reader ends.
   deinit { Glibc.close(process.socket) }
 
+  /// The text shown stops before the first NUL: what follows is the real VERSION reply.
   static func pollutedStream(_ bytes: [UInt8], host: String) -> SFTPError {
-    SFTPError(
+    let text = bytes.prefix(120).prefix { $0 != 0 }
+    return SFTPError(
       .streamCorrupted,
-      "\(host): the SFTP stream starts with text, not a VERSION reply: the remote login shell prints on "
-        + "non-interactive login (check its startup files): \"\(DisplayText.escape(bytes.prefix(120)))\"")
+      "\(host) printed text before SFTP started: \"\(DisplayText.escape(text.isEmpty ? bytes.prefix(120) : text))\" (the login shell's "
+        + "startup files, or the server's sftp command, print on a non-interactive login; make them quiet there)")
   }
 
   private func deliverVersion(_ reply: SFTPReply) {

@@ -15,9 +15,17 @@ extension SFTPClient {
   /// (atomic), plain RENAME when it does not (refuses to clobber a file created meanwhile).
   /// A target that changed is a `.conflict`: the temporary file is removed and the target is left
   /// as it is; the caller still has its bytes. Returns the target's new attributes.
+  ///
+  /// `temporary` is the name of an upload that may be tried again (``temporaryName(for:token:)``,
+  /// from its journal entry): whatever an earlier attempt left under it (killed, or its link cut
+  /// before it could clean up) is removed first, so no attempt leaves a file behind for ever. Only
+  /// that name is removed: another client's temporary files are never touched. A new file is made
+  /// under it (OPEN EXCL), never the leftover reopened: an old session the server has not noticed
+  /// is dead may still write into the leftover's handle. Nil: a fresh random name.
   @discardableResult
   public func replace(
-    _ target: [UInt8], from localPath: String, expecting base: SFTPVersion?, progress: SFTPProgress? = nil
+    _ target: [UInt8], from localPath: String, expecting base: SFTPVersion?, temporary owned: [UInt8]? = nil,
+    progress: SFTPProgress? = nil
   ) async throws -> SFTPAttributes {
     let fd = Glibc.open(localPath, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { throw SFTPError(.localIO, "cannot read \(localPath): \(String(cString: strerror(errno)))") }
@@ -26,7 +34,12 @@ extension SFTPClient {
     guard Glibc.fstat(fd, &info) == 0 else { throw SFTPError(.localIO, "cannot read \(localPath)") }
     let size = UInt64(info.st_size)
 
-    let temporary = Self.temporaryName(for: target)
+    let temporary = owned ?? Self.temporaryName(for: target)
+    if let owned {
+      do {
+        try await remove(owned)
+      } catch let error as SFTPError where error.code == .noSuchFile {}
+    }
     let old = try? await lstat(target)
     let handle = try await open(
       temporary, flags: [.write, .create, .exclusive],
@@ -83,10 +96,24 @@ extension SFTPClient {
 
   /// `.NAME.folio-RANDOM.part` beside the target: same folder, so the rename cannot cross filesystems.
   static func temporaryName(for target: [UInt8], suffix: String = "part") -> [UInt8] {
+    temporaryName(for: target, tag: String(UInt64.random(in: 0...UInt64.max), radix: 36), suffix: suffix)
+  }
+
+  /// `.NAME.folio-TOKEN.part` beside the target: the temporary file of an upload named by `token`
+  /// (its journal entry's), the same for each of its attempts. Only letters, digits and "-" of
+  /// the token are kept.
+  public static func temporaryName(for target: [UInt8], token: String) -> [UInt8] {
+    let tag = token.filter { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }.prefix(32)
+    return temporaryName(for: target, tag: String(tag), suffix: "part")
+  }
+
+  /// NAME is shortened so the whole name stays within the 255 bytes of NAME_MAX (a long name's
+  /// upload failed with a bare "Failure" otherwise).
+  private static func temporaryName(for target: [UInt8], tag: String, suffix: String) -> [UInt8] {
     let slash = target.lastIndex(of: UInt8(ascii: "/"))
     let folder = slash.map { Array(target[...$0]) } ?? []
     let name = slash.map { Array(target[($0 + 1)...]) } ?? target
-    let random = String(UInt64.random(in: 0...UInt64.max), radix: 36)
-    return folder + Array(".".utf8) + name + Array(".folio-\(random).\(suffix)".utf8)
+    let tail = Array(".folio-\(tag).\(suffix)".utf8)
+    return folder + Array(".".utf8) + name.prefix(255 - 1 - tail.count) + tail
   }
 }

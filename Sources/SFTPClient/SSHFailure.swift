@@ -6,10 +6,18 @@ import Foundation
 /// OpenSSH releases (`ssh.c`, `sshconnect.c`), so matching a few phrases is reliable enough, and
 /// the line itself is kept in the message so nothing is lost when no phrase matches.
 enum SSHFailure {
-  static func classify(stderr: String, exitStatus: Int32?, host: String) -> SFTPError {
+  /// - Parameter established: The SFTP session had started: whatever ssh says now ("Connection
+  ///   closed by …", "Broken pipe"), the server was reached and the link was lost — not "cannot
+  ///   reach the server", which would send the person looking at the wrong thing.
+  static func classify(stderr: String, exitStatus: Int32?, host: String, established: Bool = false) -> SFTPError {
     let lines = stderr.split(whereSeparator: \.isNewline).map(String.init).filter { !$0.isEmpty }
     // The most telling line: the first one that matches a known cause, else the last one.
     func line(containing phrase: String) -> String? { lines.first { $0.localizedCaseInsensitiveContains(phrase) } }
+    if established {
+      let status = exitStatus.map(describe) ?? "ended"
+      let cause = line(containing: "Timeout, server") ?? line(containing: "closed by") ?? line(containing: "reset by") ?? lines.last
+      return SFTPError(.connectionLost, "\(host): the connection was lost: ssh \(status)" + (cause.map { " (\($0))" } ?? ""))
+    }
 
     if let text = line(containing: "Could not resolve hostname") {
       return SFTPError(.hostNotFound, "\(host): host not found (\(text))")

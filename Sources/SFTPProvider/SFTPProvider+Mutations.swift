@@ -27,15 +27,16 @@ extension SFTPProvider {
         throw ProviderError(.featureUnsupported, "Folio cannot make links on an SFTP server")
       }
       let local = contents?.path ?? "/dev/null"
+      let temporary = Self.temporary(for: remote, template)
       do {
-        let attributes = try await c.client.replace(remote, from: local, expecting: nil)
+        let attributes = try await c.client.replace(remote, from: local, expecting: nil, temporary: temporary)
         return self.makeItem(target, attributes, linkTarget: nil, root: c.root)
       } catch let error as SFTPError where error.code == .conflict {
         // The name is taken: a re-import may write over a file, never over a folder.
         guard options.contains(.mayAlreadyExist), let existing = try? await c.client.lstat(remote),
           existing.fileType == .regular
         else { throw self.collision(target) }
-        let attributes = try await c.client.replace(remote, from: local, expecting: existing.version)
+        let attributes = try await c.client.replace(remote, from: local, expecting: existing.version, temporary: temporary)
         return self.makeItem(target, attributes, linkTarget: nil, root: c.root)
       }
     }
@@ -89,14 +90,15 @@ extension SFTPProvider {
     // beside the file, never over it.
     let base = Self.sftpVersion(baseVersion) ?? SFTPVersion(size: .max, modificationTime: 0)
     return try await withConnection { c in
+      let temporary = Self.temporary(for: c.remote(target), template)
       do {
-        let attributes = try await c.client.replace(c.remote(target), from: local, expecting: base)
+        let attributes = try await c.client.replace(c.remote(target), from: local, expecting: base, temporary: temporary)
         return self.makeItem(target, attributes, linkTarget: nil, root: c.root)
       } catch let error as SFTPError where error.code == .conflict {
         guard var current = try? await self.stat(target, c) else {
           throw ProviderError.noSuchItem(target.displayString)  // deleted on the server: the core re-creates it
         }
-        let copy = try await self.keepConflictCopy(of: target, from: local, c)
+        let copy = try await self.keepConflictCopy(of: target, from: local, temporary: temporary, c)
         current.uploadingError = ProviderError(
           .localVersionConflictingWithServer,
           "\(current.filename.displayString) changed on the server first; your version was kept as '\(copy.displayString)'",
@@ -107,16 +109,24 @@ extension SFTPProvider {
     }
   }
 
+  /// The temporary name an upload with a token owns beside `remote` (nil: a fresh random one).
+  /// See ``SFTPClient/replace(_:from:expecting:temporary:progress:)``.
+  static func temporary(for remote: [UInt8], _ template: ItemTemplate) -> [UInt8]? {
+    template.uploadToken.map { SFTPClient.temporaryName(for: remote, token: $0) }
+  }
+
   /// Uploads `local` beside `target` as "stem (conflict, DATE).ext" (numbered when taken), as
-  /// the sync engine names its conflict copies. Returns the name used.
-  private func keepConflictCopy(of target: ItemPath, from local: String, _ c: SFTPSession.Connection) async throws
-    -> ItemName
-  {
+  /// the sync engine names its conflict copies. Returns the name used. The bytes wait under the
+  /// target's own temporary name: the copy's name holds a date, and a retry in another minute
+  /// would not find a temporary named after it.
+  private func keepConflictCopy(
+    of target: ItemPath, from local: String, temporary: [UInt8]?, _ c: SFTPSession.Connection
+  ) async throws -> ItemName {
     let base = Self.conflictName(target.lastComponent!, at: Date())
     for n in 1...100 {
       let name = n == 1 ? base : Self.numbered(base, n)
       do {
-        try await c.client.replace(c.remote(target.parent.appending(name)), from: local, expecting: nil)
+        try await c.client.replace(c.remote(target.parent.appending(name)), from: local, expecting: nil, temporary: temporary)
         return name
       } catch let error as SFTPError where error.code == .conflict {
         continue

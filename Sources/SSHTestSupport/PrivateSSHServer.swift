@@ -30,7 +30,10 @@ public final class PrivateSSHServer: @unchecked Sendable {
   /// also the remote path.
   public var files: String { folder + "/files" }
 
-  public init() throws {
+  /// - Parameter sftpBanner: When given, `Subsystem sftp` is a script that writes these bytes and
+  ///   then execs `/usr/lib/openssh/sftp-server`: a server whose SFTP command talks before the
+  ///   protocol starts (a login banner, a wrapper that greets). Every key gets it.
+  public init(sftpBanner: [UInt8]? = nil) throws {
     var template = Array("/tmp/folio-sshd-XXXXXX".utf8CString)
     guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
       throw FixtureError("mkdtemp failed")
@@ -55,6 +58,16 @@ public final class PrivateSSHServer: @unchecked Sendable {
       chmod("/run/sshd", 0o755)
     }
 
+    var subsystem = "internal-sftp"
+    if let sftpBanner {
+      try Data(sftpBanner).write(to: URL(fileURLWithPath: folder + "/sftp_banner"))
+      let script = folder + "/sftp-with-banner"
+      try "#!/bin/sh\ncat '\(folder)/sftp_banner'\nexec /usr/lib/openssh/sftp-server\n"
+        .write(toFile: script, atomically: true, encoding: .utf8)
+      chmod(script, 0o755)
+      subsystem = script
+    }
+
     var lastError = ""
     for _ in 0..<5 {
       let port = try Self.freePort()
@@ -70,7 +83,7 @@ public final class PrivateSSHServer: @unchecked Sendable {
         PasswordAuthentication no
         KbdInteractiveAuthentication no
         PermitRootLogin prohibit-password
-        Subsystem sftp internal-sftp
+        Subsystem sftp \(subsystem)
         LogLevel VERBOSE
 
         """
@@ -92,14 +105,22 @@ public final class PrivateSSHServer: @unchecked Sendable {
   }
 
   /// An ssh_config for this server; `hostKeyChecking` "yes" with the real known_hosts by default.
+  ///
+  /// - Parameter bytesPerSecond: When given, ssh reaches the server through a ProxyCommand that
+  ///   passes at most that many bytes a second each way: a slow link, so that a test can act in
+  ///   the middle of a transfer. Writing the same `name` again without it lifts the limit for the
+  ///   next connection.
   public func configuration(
-    identity: String? = nil, knownHosts: String? = nil, hostKeyChecking: String = "yes", name: String = "client"
+    identity: String? = nil, knownHosts: String? = nil, hostKeyChecking: String = "yes", name: String = "client",
+    bytesPerSecond: Int? = nil
   ) throws -> SSHConfiguration {
     let user = String(cString: getpwuid(getuid())!.pointee.pw_name)
+    let proxy = try bytesPerSecond.map { "ProxyCommand /usr/bin/python3 \(try slowLinkScript()) 127.0.0.1 \(port) \($0)" }
     let text = """
       Host sftp-test
         HostName 127.0.0.1
         Port \(port)
+        \(proxy ?? "ProxyCommand none")
         User \(user)
         IdentityFile \(identity ?? userKey)
         IdentitiesOnly yes
@@ -167,6 +188,48 @@ public final class PrivateSSHServer: @unchecked Sendable {
     try run("/usr/bin/ssh-keygen", ["-l", "-f", publicKey]).split(separator: " ")[1].description
   }
 
+  /// A ProxyCommand that relays stdin/stdout to HOST:PORT, sleeping after each chunk so that
+  /// neither direction passes more than RATE bytes a second. It ends when either side closes.
+  func slowLinkScript() throws -> String {
+    let path = folder + "/slow_link.py"
+    let script = """
+      import os, socket, sys, threading, time
+      host, port, rate = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+      s = socket.create_connection((host, port))
+      chunk = max(1024, min(16384, rate // 20))
+      def up():
+          try:
+              while True:
+                  data = os.read(0, chunk)
+                  if not data:
+                      break
+                  s.sendall(data)
+                  time.sleep(len(data) / rate)
+          except OSError:
+              pass
+          try:
+              s.shutdown(socket.SHUT_WR)
+          except OSError:
+              pass
+      threading.Thread(target=up, daemon=True).start()
+      try:
+          while True:
+              data = s.recv(chunk)
+              if not data:
+                  break
+              view = memoryview(data)
+              while view:
+                  view = view[os.write(1, view):]
+              time.sleep(len(data) / rate)
+      except OSError:
+          pass
+      os._exit(0)
+
+      """
+    try script.write(toFile: path, atomically: true, encoding: .utf8)
+    return path
+  }
+
   /// Kills every session process the server forked (a dropped link), keeping the listener.
   public func killSessions() {
     for child in descendants(of: pid) { kill(child, SIGKILL) }
@@ -210,7 +273,7 @@ public final class PrivateSSHServer: @unchecked Sendable {
     return found
   }
 
-  private static func freePort() throws -> Int {
+  static func freePort() throws -> Int {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     defer { close(fd) }
     var address = sockaddr_in()
@@ -227,7 +290,7 @@ public final class PrivateSSHServer: @unchecked Sendable {
     return Int(UInt16(bigEndian: address.sin_port))
   }
 
-  private static func waitUntilAccepting(port: Int, while pid: pid_t) -> Bool {
+  static func waitUntilAccepting(port: Int, while pid: pid_t) -> Bool {
     let deadline = Date(timeIntervalSinceNow: 20)
     var status: Int32 = 0
     while Date() < deadline && waitpid(pid, &status, WNOHANG) == 0 {

@@ -110,10 +110,10 @@ enum FolioRunner {
   /// `posix_spawn_file_actions_addchdir_np`: the child must start in the test's own directory
   /// (relative paths, `./a:b`); changing the test process's directory instead would race with the
   /// tests running in parallel.
-  private typealias AddChdir = @convention(c) (
+  typealias AddChdir = @convention(c) (
     UnsafeMutablePointer<posix_spawn_file_actions_t>?, UnsafePointer<CChar>?
   ) -> Int32
-  nonisolated(unsafe) private static let addChdir = libc("posix_spawn_file_actions_addchdir_np", as: AddChdir.self)
+  nonisolated(unsafe) static let addChdir = libc("posix_spawn_file_actions_addchdir_np", as: AddChdir.self)
 
   /// `pipe2`: pipes must be close-on-exec from birth, or a program another test starts at the same
   /// moment inherits their write ends and this test waits for that program to end.

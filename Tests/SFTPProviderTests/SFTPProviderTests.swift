@@ -350,6 +350,45 @@ struct SFTPProviderTests {
     #expect(!listing.items.contains { $0.filename.lossyString.contains(".folio-") })
   }
 
+  /// An upload retried after its process was killed (or its link cut) finds the temporary file of
+  /// its earlier attempt by its token and removes it; a temporary of another upload stays.
+  @Test func aRetriedUploadRemovesItsOwnLeftoverTemporaryAndNoOtherOne() async throws {
+    let f = try ProviderFixture()
+    defer { f.stop() }
+    let p = f.provider
+    let token = "0123456789abcdef"
+    let ours = ".report.txt.folio-\(token).part"
+    let theirs = ".report.txt.folio-someoneelse.part"
+    try Data("half of an earlier attempt".utf8).write(to: URL(fileURLWithPath: f.server.files + "/" + ours))
+    try Data("another client, still writing".utf8).write(to: URL(fileURLWithPath: f.server.files + "/" + theirs))
+    var template = ItemTemplate(parentIdentifier: .root, filename: ItemName("report.txt"), contentType: .plainText)
+    template.uploadToken = token
+    let created = try await p.createItem(
+      template, fields: [.contents], contents: try f.scratchFile("r1", Array("first".utf8)), options: [])
+    #expect(try f.contents(path("/report.txt")) == Array("first".utf8))
+    #expect(!f.exists(path("/" + ours)), "the leftover of the earlier attempt is gone")
+    #expect(try f.contents(path("/" + theirs)) == Array("another client, still writing".utf8))
+
+    // A modify that meets a stale base keeps its bytes as a conflict copy: no temporary either way.
+    try Data("first".utf8).write(to: URL(fileURLWithPath: f.server.files + "/" + ours))
+    f.setTime(path("/report.txt"), 1_650_000_000)
+    var edit = ItemTemplate(created)
+    edit.uploadToken = token
+    let answer = try await p.modifyItem(
+      edit, baseVersion: created.version, changedFields: .contents, contents: try f.scratchFile("r2", Array("second".utf8)))
+    #expect(answer.uploadingError?.code == .localVersionConflictingWithServer)
+    #expect(!f.exists(path("/" + ours)))
+    let names = try FileManager.default.contentsOfDirectory(atPath: f.server.files).filter { $0.contains(".folio-") }
+    #expect(names == [theirs], "\(names)")
+
+    // The temporary's name stays within NAME_MAX for a name of 255 bytes.
+    let long = String(repeating: "n", count: 251) + ".txt"
+    var longTemplate = ItemTemplate(parentIdentifier: .root, filename: ItemName(long), contentType: .plainText)
+    longTemplate.uploadToken = token
+    _ = try await p.createItem(longTemplate, fields: [.contents], contents: try f.scratchFile("r3", Array("long".utf8)), options: [])
+    #expect(try f.contents(path("/" + long)) == Array("long".utf8))
+  }
+
   @Test func deletingAnUnknownIdentifierSucceeds() async throws {
     let f = try ProviderFixture()
     defer { f.stop() }
