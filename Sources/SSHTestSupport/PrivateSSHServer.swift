@@ -10,7 +10,8 @@ import SFTPClient
 /// folder), which is created when it is missing and the tests run as root.
 ///
 /// Keys: `user_key` logs in; `banner_key` logs in through a forced command that prints a line
-/// before exec'ing sftp-server (a login shell that talks); `stranger_key` is not authorized.
+/// before exec'ing sftp-server (a login shell that talks); `bound_key` logs in to an sftp-server
+/// bound by permissions, even as root (CI); `stranger_key` is not authorized.
 public final class PrivateSSHServer: @unchecked Sendable {
   public let folder: String
   public let port: Int
@@ -20,6 +21,10 @@ public final class PrivateSSHServer: @unchecked Sendable {
   public var userKey: String { folder + "/user_key" }
   public var bannerKey: String { folder + "/banner_key" }
   public var strangerKey: String { folder + "/stranger_key" }
+  /// Its sftp-server runs without the capabilities that let root pass every permission check
+  /// (CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH), so a `chmod 000` folder refuses it as it refuses a
+  /// user.
+  public var boundKey: String { folder + "/bound_key" }
   public var knownHosts: String { folder + "/known_hosts" }
   /// A folder for the tests' files; the server sees the same filesystem, so its absolute path is
   /// also the remote path.
@@ -32,7 +37,7 @@ public final class PrivateSSHServer: @unchecked Sendable {
     }
     folder = String(cString: made)
     try FileManager.default.createDirectory(atPath: folder + "/files", withIntermediateDirectories: true)
-    for key in ["host_key", "user_key", "banner_key", "stranger_key"] {
+    for key in ["host_key", "user_key", "banner_key", "stranger_key", "bound_key"] {
       try Self.run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", key, "-f", folder + "/" + key])
     }
     hostKeyFingerprint = try Self.run("/usr/bin/ssh-keygen", ["-l", "-f", folder + "/host_key.pub"])
@@ -40,7 +45,13 @@ public final class PrivateSSHServer: @unchecked Sendable {
     let userPublic = try String(contentsOfFile: folder + "/user_key.pub", encoding: .utf8)
     let bannerPublic = try String(contentsOfFile: folder + "/banner_key.pub", encoding: .utf8)
     let banner = "command=\"printf 'Today is a fine day\\n'; exec /usr/lib/openssh/sftp-server\" "
-    try (userPublic + banner + bannerPublic).write(toFile: folder + "/authorized_keys", atomically: true, encoding: .utf8)
+    let boundPublic = try String(contentsOfFile: folder + "/bound_key.pub", encoding: .utf8)
+    let bound =
+      getuid() == 0
+      ? "command=\"exec /usr/bin/setpriv --bounding-set -dac_override,-dac_read_search -- /usr/lib/openssh/sftp-server\" "
+      : "command=\"exec /usr/lib/openssh/sftp-server\" "
+    try (userPublic + banner + bannerPublic + bound + boundPublic)
+      .write(toFile: folder + "/authorized_keys", atomically: true, encoding: .utf8)
 
     if getuid() == 0 && !FileManager.default.fileExists(atPath: "/run/sshd") {
       try FileManager.default.createDirectory(atPath: "/run/sshd", withIntermediateDirectories: true)
