@@ -201,8 +201,8 @@ extension FolioServerProvider {
     var request = request
     if let contents {
       let (size, sha): (Int64, String)
-      if let digest, digest.size >= 0, Self.isHexSHA256(digest.sha256) {
-        (size, sha) = (digest.size, digest.sha256.lowercased())
+      if let digest, digest.size >= 0, let given = digest.sha256, Self.isHexSHA256(given) {
+        (size, sha) = (digest.size, given.lowercased())
       } else {
         (size, sha) = try await FileDigest.of(contents)
       }

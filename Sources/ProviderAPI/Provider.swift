@@ -74,10 +74,10 @@ public protocol Provider: Sendable {
     progress: @escaping @Sendable (TransferProgress) -> Void
   ) async throws(ProviderError) -> Item
 
-  /// `fetchContents`, and the size and SHA-256 of the bytes written when the provider checked them
-  /// against a hash its storage stated (nil when it did not): the caller can record that digest
-  /// instead of reading the whole file once more to compute it. The file is durable on return when
-  /// a digest is given.
+  /// `fetchContents`, and the digest the provider checked the bytes written against, when its
+  /// storage stated one (nil when it did not): a SHA-256 the caller can record instead of reading
+  /// the whole file once more to compute it; any other algorithm is only the provider's own check.
+  /// The file is durable on return when a digest is given.
   func fetchVerifiedContents(
     _ identifier: ItemIdentifier, version: ItemVersion?, to destination: URL,
     progress: @escaping @Sendable (TransferProgress) -> Void

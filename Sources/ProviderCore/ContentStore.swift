@@ -180,12 +180,13 @@ public struct ContentStore: Sendable {
       let (item, verified) = try await provider.fetchVerifiedContents(
         identifier, version: version, to: temp, progress: progress)
       let (size, sha) = try await BlockingWork.run { cancel throws(ProviderError) -> (Int64, String) in
-        // The provider checked the bytes against the hash its storage stated: that hash is theirs,
-        // and reading a large file once more only to hash it would add ~0.6 s per GiB. The size
-        // is still the file's own, and the file is made durable here in any case.
-        if let verified {
+        // The provider checked the bytes against the SHA-256 its storage stated: that hash is
+        // theirs, and reading a large file once more only to hash it would add ~0.6 s per GiB. The
+        // size is still the file's own, and the file is made durable here in any case. An entity
+        // tag or no hash says nothing of the SHA-256 the store records: it is computed here.
+        if let verified, let sha256 = verified.sha256 {
           let size = try DurableFile.size(of: temp, sync: true)
-          if size == verified.size { return (size, verified.sha256) }
+          if size == verified.size { return (size, sha256) }
         }
         return try DurableFile.digest(of: temp, sync: true, cancel: cancel)
       }

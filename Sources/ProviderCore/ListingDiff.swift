@@ -105,6 +105,9 @@ public struct ListingMove: Sendable, Equatable {
 /// What the poller keeps per folder between listings: the items a complete listing lacked once
 /// (a second complete listing without them deletes them).
 public struct FolderListingState: Sendable, Equatable {
+  /// The items the last complete listing lacked for the first time. The ``ListingPoller`` reads
+  /// them from the index before each diff and saves what the diff leaves (`listingAbsence`), so
+  /// the count survives the process: two `folio sync` runs confirm a deletion, one never does.
   public var missingOnce: Set<ItemIdentifier> = []
   /// What the last complete listing held (identifiers and versions, hashed): a listing that
   /// differs means the folder changed for whoever shows it, working set or not.

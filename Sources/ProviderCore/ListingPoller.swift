@@ -226,12 +226,18 @@ public actor ListingPoller {
   private func poll(_ folder: ItemIdentifier, allowMassDeletion: Bool) async -> ListingChanges {
     let (items, completeness) = await list(folder)
     let known: [KnownChild]
+    let absences: Set<ItemIdentifier>
     do {
       known = try index.children(domain: domain, of: folder, limit: Int.max).map { KnownChild($0.item(), hash: hashKind) }
+      absences = Set(try index.listingAbsences(domain: domain, folder: folder).keys)
     } catch {
       return ListingChanges(folder: folder, verdict: .failed)
     }
     var state = states[folder] ?? FolderListingState()
+    // What the last complete listing lacked comes from the index, not this process's memory: the
+    // listing before this one may have been another process's (two `folio sync` runs, or the
+    // browser and `folio sync`).
+    state.missingOnce = absences
     var changes = ListingDiff.diff(
       folder: folder, known: known, listed: items, completeness: completeness, state: &state, guard: massGuard,
       allowMassDeletion: allowMassDeletion, detectMoves: detectMoves, hash: hashKind)
@@ -258,6 +264,11 @@ public actor ListingPoller {
       state.missingOnce = []
     }
     states[folder] = state
+    if state.missingOnce != absences {
+      // Not saved: the next listing finds fewer absences than there were, and confirms fewer
+      // deletions (never more).
+      try? index.replaceListingAbsences(state.missingOnce, domain: domain, folder: folder)
+    }
     if changes.verdict == .complete || changes.verdict == .cutShort {
       let now = clock.now()
       for item in items where item.isFolder && item.parentIdentifier == folder {

@@ -105,7 +105,7 @@ extension SFTPProvider {
       listings.store(snapshot)
       return snapshot
     } catch {
-      throw SFTPErrorMapping.map(error)
+      throw c.mapped(error)
     }
   }
 

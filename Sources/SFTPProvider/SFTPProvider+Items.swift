@@ -9,7 +9,7 @@ extension SFTPProvider {
     do {
       return try await body(connection)
     } catch {
-      throw SFTPErrorMapping.map(error)
+      throw connection.mapped(error)
     }
   }
 

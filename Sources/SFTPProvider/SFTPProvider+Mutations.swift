@@ -249,7 +249,7 @@ extension SFTPProvider {
     case .regular, nil:
       try await copyFile(source, to: target, permissions: (attributes.permissions ?? 0o644) & 0o7777, client)
     case .other:
-      throw ProviderError(.featureUnsupported, "\(DisplayText.escape(source)) is a special file and cannot be copied")
+      throw ProviderError(.featureUnsupported, "“\(DisplayText.escape(source))” is a special file and cannot be copied")
     }
   }
 

@@ -43,7 +43,8 @@ public final class SFTPProvider: Provider, PathKeyedProvider, AccountStatusProvi
     prompts: SSHPromptHandler? = nil
   ) {
     self.domain = domain
-    self.session = SFTPSession(configuration: configuration, remotePath: remotePath, prompts: prompts)
+    self.session = SFTPSession(
+      configuration: configuration, location: domain.rawValue, remotePath: remotePath, prompts: prompts)
   }
 
   /// What a `[[domain]] type = "sftp"` holds: HOST as ssh takes it, an optional port, the remote

@@ -12,6 +12,15 @@ actor SFTPSession {
     let client: SFTPClient
     /// The domain's folder on the server, absolute, without a trailing slash (except "/").
     let root: [UInt8]
+    /// How the person names the location (`box` in `box:/path`): what error messages say
+    /// instead of the server's absolute paths.
+    let location: String
+
+    /// A failure met on this connection as a `ProviderError` whose message names paths as
+    /// `location:/path`.
+    func mapped(_ error: any Error) -> ProviderError {
+      SFTPErrorMapping.map(error, root: root, location: location)
+    }
 
     /// The server path of a domain path ("/" is the root itself).
     func remote(_ path: ItemPath) -> [UInt8] {
@@ -21,13 +30,15 @@ actor SFTPSession {
   }
 
   private let configuration: SSHConfiguration
+  private let location: String
   private let remotePath: String?
   private let prompts: SSHPromptHandler?
   private var current: Connection?
   private var connecting: Task<Connection, any Error>?
 
-  init(configuration: SSHConfiguration, remotePath: String?, prompts: SSHPromptHandler?) {
+  init(configuration: SSHConfiguration, location: String, remotePath: String?, prompts: SSHPromptHandler?) {
     self.configuration = configuration
+    self.location = location
     self.remotePath = remotePath
     self.prompts = prompts
   }
@@ -41,8 +52,8 @@ actor SFTPSession {
     if let connecting {
       task = connecting
     } else {
-      let (configuration, remotePath, prompts) = (self.configuration, self.remotePath, self.prompts)
-      task = Task { try await Self.open(configuration, remotePath: remotePath, prompts: prompts) }
+      let (configuration, location, remotePath, prompts) = (self.configuration, self.location, self.remotePath, self.prompts)
+      task = Task { try await Self.open(configuration, location: location, remotePath: remotePath, prompts: prompts) }
       connecting = task
     }
     do {
@@ -58,8 +69,9 @@ actor SFTPSession {
     }
   }
 
-  private static func open(_ configuration: SSHConfiguration, remotePath: String?, prompts: SSHPromptHandler?)
-    async throws -> Connection
+  private static func open(
+    _ configuration: SSHConfiguration, location: String, remotePath: String?, prompts: SSHPromptHandler?
+  ) async throws -> Connection
   {
     let client = try await SFTPClient.connect(configuration, prompts: prompts)
     do {
@@ -76,7 +88,7 @@ actor SFTPSession {
       guard attributes.fileType == .directory else {
         throw SFTPError(.noSuchFile, "\(DisplayText.escape(root)) on the server is not a folder")
       }
-      return Connection(client: client, root: root)
+      return Connection(client: client, root: root, location: location)
     } catch {
       client.close()
       throw error
@@ -89,7 +101,7 @@ actor SFTPSession {
     do {
       return try await body(connection.client)
     } catch {
-      throw SFTPErrorMapping.map(error)
+      throw connection.mapped(error)
     }
   }
 

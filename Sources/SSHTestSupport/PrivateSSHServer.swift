@@ -10,10 +10,11 @@ import SFTPClient
 /// folder), which is created when it is missing and the tests run as root.
 ///
 /// Keys: `user_key` logs in; `banner_key` logs in through a forced command that prints a line
-/// before exec'ing sftp-server (a login shell that talks); `stranger_key` is not authorized;
-/// `passphrase_key` logs in once its passphrase (``keyPassphrase``) is given — a secret ssh asks
-/// for, as it would a password (a password needs a system user's real password; a passphrase is
-/// the same question through askpass, and needs nothing outside the folder).
+/// before exec'ing sftp-server (a login shell that talks); `bound_key` logs in to an sftp-server
+/// bound by permissions, even as root (CI); `stranger_key` is not authorized; `passphrase_key`
+/// logs in once its passphrase (``keyPassphrase``) is given — a secret ssh asks for, as it would
+/// a password (a password needs a system user's real password; a passphrase is the same question
+/// through askpass, and needs nothing outside the folder).
 public final class PrivateSSHServer: @unchecked Sendable {
   public let folder: String
   public let port: Int
@@ -25,6 +26,10 @@ public final class PrivateSSHServer: @unchecked Sendable {
   public var userKey: String { folder + "/user_key" }
   public var bannerKey: String { folder + "/banner_key" }
   public var strangerKey: String { folder + "/stranger_key" }
+  /// Its sftp-server runs without the capabilities that let root pass every permission check
+  /// (CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH), so a `chmod 000` folder refuses it as it refuses a
+  /// user.
+  public var boundKey: String { folder + "/bound_key" }
   public var knownHosts: String { folder + "/known_hosts" }
   /// A folder for the tests' files; the server sees the same filesystem, so its absolute path is
   /// also the remote path.
@@ -40,7 +45,7 @@ public final class PrivateSSHServer: @unchecked Sendable {
     }
     folder = String(cString: made)
     try FileManager.default.createDirectory(atPath: folder + "/files", withIntermediateDirectories: true)
-    for key in ["host_key", "user_key", "banner_key", "stranger_key"] {
+    for key in ["host_key", "user_key", "banner_key", "stranger_key", "bound_key"] {
       try Self.run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", key, "-f", folder + "/" + key])
     }
     _ = try Self.run(
@@ -50,7 +55,12 @@ public final class PrivateSSHServer: @unchecked Sendable {
     let bannerPublic = try String(contentsOfFile: folder + "/banner_key.pub", encoding: .utf8)
     let passphrasePublic = try String(contentsOfFile: folder + "/passphrase_key.pub", encoding: .utf8)
     let banner = "command=\"printf 'Today is a fine day\\n'; exec /usr/lib/openssh/sftp-server\" "
-    try (userPublic + banner + bannerPublic + passphrasePublic)
+    let boundPublic = try String(contentsOfFile: folder + "/bound_key.pub", encoding: .utf8)
+    let bound =
+      getuid() == 0
+      ? "command=\"exec /usr/bin/setpriv --bounding-set -dac_override,-dac_read_search -- /usr/lib/openssh/sftp-server\" "
+      : "command=\"exec /usr/lib/openssh/sftp-server\" "
+    try (userPublic + banner + bannerPublic + passphrasePublic + bound + boundPublic)
       .write(toFile: folder + "/authorized_keys", atomically: true, encoding: .utf8)
 
     if getuid() == 0 && !FileManager.default.fileExists(atPath: "/run/sshd") {

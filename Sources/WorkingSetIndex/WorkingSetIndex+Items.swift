@@ -80,6 +80,7 @@ extension WorkingSetIndex {
         count += try DescendantPaths.delete(db, domain: domain, under: ItemPath(bytes: Array(record.path)))
         if try record.delete(db) { count += 1 }
       }
+      try Self.forgetAbsences(db, domain: domain, identifiers: identifiers.map(\.rawValue))
       return count
     }
   }
@@ -92,7 +93,8 @@ extension WorkingSetIndex {
   @discardableResult
   public func forget(identifier: ItemIdentifier, domain: DomainIdentifier) throws(ProviderError) -> Bool {
     try write("forgetting \(identifier.rawValue)") { db in
-      try IndexedItemRecord.fetch(db, domain: domain, identifier: identifier)?.delete(db) ?? false
+      try Self.forgetAbsences(db, domain: domain, identifiers: [identifier.rawValue])
+      return try IndexedItemRecord.fetch(db, domain: domain, identifier: identifier)?.delete(db) ?? false
     }
   }
 
@@ -129,7 +131,7 @@ extension WorkingSetIndex {
   /// Forgets everything about a domain that was removed: items, tags, anchors and transfers.
   public func removeDomain(_ domain: DomainIdentifier) throws(ProviderError) {
     try write("removing the domain \(domain)") { db in
-      for table in ["item", "syncAnchor", "transfer"] {
+      for table in ["item", "syncAnchor", "transfer", "listingAbsence"] {
         try db.execute(sql: "DELETE FROM \(table) WHERE domain = ?", arguments: [domain.rawValue])
       }
     }

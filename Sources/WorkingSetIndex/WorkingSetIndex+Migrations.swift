@@ -228,6 +228,24 @@ extension WorkingSetIndex {
       try db.execute(sql: "CREATE INDEX item_parent ON item(domain, parentIdentifier)")
     }))
 
+    // The listing poller's absences (storage without a change feed): an item a complete listing
+    // of its folder lacked once, and when. A second complete listing that lacks it deletes it; one
+    // that lists it, or any listing that is not complete, clears the row. Kept here rather than in
+    // memory so that two `folio sync` runs (one listing each, in two processes) confirm a deletion.
+    migrations.append(("v5-listing-absences", { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE listingAbsence (
+            domain TEXT NOT NULL,
+            identifier TEXT NOT NULL,
+            folder TEXT NOT NULL,
+            firstMissed REAL NOT NULL,
+            PRIMARY KEY (domain, identifier)
+          ) WITHOUT ROWID;
+          CREATE INDEX listingAbsence_folder ON listingAbsence(domain, folder);
+          """)
+    }))
+
     return migrations
   }
 

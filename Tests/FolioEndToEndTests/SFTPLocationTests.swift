@@ -77,6 +77,30 @@ import Testing
     #expect(try s.folio("domain", "list").out.contains("offline"))
   }
 
+  /// The person typed `box:/locked`: the message names that, not the server's absolute path
+  /// (which they never typed, and which can tell a stranger the account's home folder).
+  @Test func aRefusalNamesThePathAsTheLocationShowsIt() throws {
+    let server = try PrivateSSHServer()
+    defer { server.stop() }
+    let configFile = try #require(try server.configuration(identity: server.boundKey, name: "bound").configFile)
+    try FileManager.default.createDirectory(atPath: server.files + "/locked", withIntermediateDirectories: true)
+    try "s\n".write(toFile: server.files + "/locked/secret.txt", atomically: true, encoding: .utf8)
+    #expect(chmod(server.files + "/locked", 0o000) == 0)
+    defer { _ = chmod(server.files + "/locked", 0o755) }
+    let s = try Sandbox()
+    let added = try s.folio("domain", "add", "box", "--sftp", "sftp-test", "--ssh-config", Arg(configFile), "--path", Arg(server.files))
+    #expect(added.status == 0, "\(added)")
+
+    let attempts: [[Arg]] = [["ls", "box:/locked"], ["info", "box:/locked/secret.txt"]]
+    for arguments in attempts {
+      let refused = try s.folio(arguments)
+      #expect(refused.status != 0, "\(refused)")
+      #expect(refused.err.lowercased().contains("permission denied"), "\(refused)")
+      #expect(refused.err.contains("box:/locked"), "the location's path: \(refused)")
+      #expect(!refused.err.contains(server.files), "not the server's: \(refused)")
+    }
+  }
+
   @Test func anUnknownHostKeyIsNeverAcceptedWithoutAPerson() throws {
     let server = try PrivateSSHServer()
     defer { server.stop() }

@@ -110,6 +110,12 @@ struct FolioServerProviderContentTests {
     }
     #expect(try await listAll(ana, .root).map(\.filename.displayString) == ["given.bin"])
     #expect(try await ana.item(for: item.identifier).version == item.version)
+
+    // An entity tag is no SHA-256, however alike it looks: the provider hashes the file itself.
+    var tagged = fileTemplate("tagged.bin")
+    tagged.contentDigest = ContentDigest(size: 300_000, opaqueTag: String(repeating: "0", count: 64))
+    let stored = try await ana.createItem(tagged, fields: [], contents: source, options: [])
+    #expect(stored.documentSize == 300_000)
   }
 
   /// F05: half the body, then the connection closes. An error, and no file.

@@ -115,6 +115,18 @@ import WorkingSetIndex
     #expect(hashed.sha256 == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad" && hashed.size == 3)
   }
 
+  /// A digest that is not a SHA-256 — an entity tag that merely looks like one, or no hash — says
+  /// nothing of the SHA-256 the store records: the file is hashed here.
+  @Test(arguments: [ContentDigest(size: 3, opaqueTag: String(repeating: "a", count: 64)), ContentDigest(size: 3)])
+  func aDigestOfAnotherAlgorithmIsNeverRecordedAsTheSHA256(_ digest: ContentDigest) async throws {
+    let f = try SyncFixture()
+    let file = await f.memory.add(ItemName("t.bin"), content: Data("abc".utf8))
+    f.provider.set { $0.verifiedDigest = digest }
+    #expect(digest.sha256 == nil)
+    let (_, content) = try await f.store.download(file.identifier, domain: SyncFixture.cloud, provider: f.provider)
+    #expect(content.sha256 == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad" && content.size == 3)
+  }
+
   /// The kernel copy in steps (offsets carried from call to call) gives the same bytes; a source
   /// that is not a regular file is refused.
   @Test func aCopyInManyKernelStepsIsTheSameBytes() throws {

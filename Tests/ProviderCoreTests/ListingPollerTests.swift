@@ -13,15 +13,21 @@ import WorkingSetIndex
 
   final class Fixture: @unchecked Sendable {
     let scratch = ScratchFolder()
-    let store = PathKeyedStore(domain: ListingPollerTests.host)
+    let store: PathKeyedStore
     let index: WorkingSetIndex
     let engine: SyncEngine
     let domain: Domain
     let time = VirtualTime()
     let poller: ListingPoller
 
-    init(cadence: PollSchedule.Cadence = .standard) throws {
-      index = try WorkingSetIndex.inMemory()
+    /// - Parameters:
+    ///   - index: An index to share (another process, as it were, on the same file); a fresh one
+    ///     in memory otherwise.
+    ///   - store: The server to share with another fixture; a new empty one otherwise.
+    init(cadence: PollSchedule.Cadence = .standard, index: WorkingSetIndex? = nil, store: PathKeyedStore? = nil) throws {
+      self.index = try index ?? WorkingSetIndex.inMemory()
+      self.store = store ?? PathKeyedStore(domain: ListingPollerTests.host)
+      let (index, store) = (self.index, self.store)
       domain = Domain(identifier: ListingPollerTests.host, displayName: "Host", provider: store, localRoot: nil)
       var registry = DomainRegistry(
         local: Domain(identifier: .local, displayName: "This Computer", provider: InMemoryProvider(), localRoot: .root))

@@ -7,7 +7,7 @@ import Testing
 
 /// Opening: migrations, journal modes, filesystem detection, crash detection.
 @Suite struct WorkingSetIndexTests {
-  static let migrations = ["v1-items", "v1-tags", "v1-fts", "v1-anchors", "v1-transfers", "v2-tag-ownership", "v3-sync-content", "v4-item-parent"]
+  static let migrations = ["v1-items", "v1-tags", "v1-fts", "v1-anchors", "v1-transfers", "v2-tag-ownership", "v3-sync-content", "v4-item-parent", "v5-listing-absences"]
 
   @Test func migrationsApplyOnAFreshFileAndReopenCleanly() throws {
     try Fixture.withTemporaryDirectory { dir in
