@@ -82,8 +82,7 @@ struct SyncCommand: AsyncParsableCommand {
           if !s.heldDeletions.isEmpty {
             failed = true
             onlyWaiting = false
-            d.error =
-              "the server no longer has \(s.heldDeletions.count) item(s) this computer knows; nothing was deleted here (if that is right: folio sync --allow-deletions)"
+            d.error = WorkingSetSync.heldText(s)
           }
         } catch {
           failed = true

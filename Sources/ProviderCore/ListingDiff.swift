@@ -152,14 +152,20 @@ public struct ListingChanges: Sendable, Equatable {
   public var moves: [ListingMove]
   /// Deletions the mass-deletion guard held back (still marked: a confirmation applies them).
   public var heldDeletions: [ItemIdentifier]
+  /// Of `heldDeletions`, the items that look renamed but cannot be told apart from files alike
+  /// (same size and time, no hash): a confirmation would forget them with their tags, so what
+  /// is said about them differs.
+  public var ambiguousMoves: [ItemIdentifier] = []
   /// Items this listing lacked for the first time: deleted only if the next complete one lacks
   /// them too.
   public var missingOnce: [ItemIdentifier]
 
   public init(
     folder: ItemIdentifier, verdict: Verdict, updatedItems: [Item] = [], deletedIdentifiers: [ItemIdentifier] = [],
-    moves: [ListingMove] = [], heldDeletions: [ItemIdentifier] = [], missingOnce: [ItemIdentifier] = []
+    moves: [ListingMove] = [], heldDeletions: [ItemIdentifier] = [], missingOnce: [ItemIdentifier] = [],
+    ambiguousMoves: [ItemIdentifier] = []
   ) {
+    self.ambiguousMoves = ambiguousMoves
     self.folder = folder
     self.verdict = verdict
     self.updatedItems = updatedItems
@@ -279,11 +285,11 @@ public enum ListingDiff {
     if !allowMassDeletion && massGuard.holds(deletions: gone.count, of: known.count) {
       return ListingChanges(
         folder: folder, verdict: .complete, updatedItems: updated, moves: moves,
-        heldDeletions: (gone + ambiguous).sorted(), missingOnce: firstTime.sorted())
+        heldDeletions: (gone + ambiguous).sorted(), missingOnce: firstTime.sorted(), ambiguousMoves: ambiguous.sorted())
     }
     state.missingOnce.subtract(gone)
     return ListingChanges(
       folder: folder, verdict: .complete, updatedItems: updated, deletedIdentifiers: gone.sorted(), moves: moves,
-      heldDeletions: ambiguous.sorted(), missingOnce: firstTime.sorted())
+      heldDeletions: ambiguous.sorted(), missingOnce: firstTime.sorted(), ambiguousMoves: ambiguous.sorted())
   }
 }

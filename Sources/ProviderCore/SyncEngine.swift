@@ -339,6 +339,7 @@ public final class SyncEngine: Sendable {
       summary.updated += changes.updatedItems.count
       summary.deleted += changes.deletedIdentifiers.count
       summary.heldDeletions += changes.heldDeletions
+      summary.ambiguousMoves += changes.ambiguousMoves
     }
     return summary
   }

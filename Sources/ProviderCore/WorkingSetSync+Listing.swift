@@ -25,13 +25,8 @@ extension WorkingSetSync {
     }
     if !changes.heldDeletions.isEmpty {
       summary.heldDeletions = changes.heldDeletions
-      events.send(
-        .syncFailed(
-          domain,
-          error: ProviderError(
-            .cannotSynchronize,
-            "\(domain): \(changes.heldDeletions.count) items of a folder are gone from its listing; nothing was deleted here (run `folio sync --allow-deletions` if that is right)"
-          )))
+      summary.ambiguousMoves = changes.ambiguousMoves
+      events.send(.syncFailed(domain, error: ProviderError(.cannotSynchronize, "\(domain): " + Self.heldText(summary))))
     }
     return summary
   }
@@ -63,5 +58,23 @@ extension WorkingSetSync {
       throw error
     }
     if linked { DurableFile.remove(oldURL) }
+  }
+
+  /// What a sync that held deletions says, and what a person can do. Renames that could not be
+  /// told apart are not "deletions if that is right": confirming would forget them with their
+  /// tags, so the text says where they are instead.
+  public static func heldText(_ summary: Summary) -> String {
+    let ambiguous = summary.ambiguousMoves.count
+    let plain = summary.heldDeletions.count - ambiguous
+    var parts: [String] = []
+    if plain > 0 {
+      parts.append(
+        "the server no longer has \(plain) item(s) this computer knows; nothing was deleted here (if that is right: folio sync --allow-deletions)")
+    }
+    if ambiguous > 0 {
+      parts.append(
+        "\(ambiguous) item(s) look renamed on the server, but files alike (same size and time) make it unclear which is which; nothing was deleted here and their tags stay (open the folder to find them; --allow-deletions would forget them with their tags)")
+    }
+    return parts.joined(separator: "; ")
   }
 }

@@ -25,6 +25,8 @@ public actor WorkingSetSync {
     public var reconciled = false
     /// Deletions a reconciliation found but did not apply (the mass-delete guard).
     public var heldDeletions: [ItemIdentifier] = []
+    /// Of `heldDeletions`, renames that could not be told apart (``ListingChanges/ambiguousMoves``).
+    public var ambiguousMoves: [ItemIdentifier] = []
     /// Materialized files whose server version moved on.
     public var staleContent = 0
     public var conflicts = 0

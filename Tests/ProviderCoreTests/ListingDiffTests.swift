@@ -97,6 +97,7 @@ import Testing
     let held = diff(Self.known(items), kept, .complete, &state)
     #expect(held.deletedIdentifiers.isEmpty)
     #expect(held.heldDeletions.count == 11)
+    #expect(held.ambiguousMoves.isEmpty)
     #expect(state.missingOnce.count == 11, "still marked: a confirmation applies them")
     let confirmed = diff(Self.known(items), kept, .complete, &state, allow: true)
     #expect(confirmed.deletedIdentifiers.count == 11)
@@ -147,6 +148,14 @@ import Testing
     let changes = diff(Self.known([old]), copies, .complete, &state)
     // Not guessed, and not deleted either: one of them may be it renamed, with its tags.
     #expect(changes.moves.isEmpty && changes.deletedIdentifiers.isEmpty && changes.heldDeletions == [old.identifier])
+    // And said as a rename that cannot be told apart, not as "a deletion, confirm if right":
+    // confirming would forget it with its tags.
+    #expect(changes.ambiguousMoves == [old.identifier])
+    var summary = WorkingSetSync.Summary()
+    summary.heldDeletions = changes.heldDeletions
+    summary.ambiguousMoves = changes.ambiguousMoves
+    let said = WorkingSetSync.heldText(summary)
+    #expect(said.contains("look renamed") && !said.contains("if that is right"), "\(said)")
   }
 
   /// Review of issue 10: a tagged file renamed on the server beside files alike (same size and
