@@ -123,6 +123,9 @@ enum SFTPBench {
       try FileManager.default.removeItem(atPath: server.files + "/" + name)
       up["scp", default: []].append(try timed { try tool("/usr/bin/scp", ["-q", "-F", config, source, "sftp-test:\(server.files)/\(name)"]) })
       try FileManager.default.removeItem(atPath: server.files + "/" + name)
+      // `put -f` asks the server to fsync, as Folio's safe replace does before its rename.
+      up["sftp -f", default: []].append(try timed { try sftp(config, "put -f \(source) \(server.files)/\(name)") })
+      try FileManager.default.removeItem(atPath: server.files + "/" + name)
     }
     try? FileManager.default.removeItem(atPath: server.files + "/down.bin")
     try? FileManager.default.removeItem(atPath: source)
@@ -152,14 +155,16 @@ enum SFTPBench {
 
     func mbps(_ s: Double) -> String { String(format: "%.0f MB/s", Double(bytes) / s / 1e6) }
     print("")
-    print("| \(o.fileMiB) MiB | Folio | sftp | scp | Folio speed / sftp | Folio peak RSS |")
-    print("|---|---:|---:|---:|---:|---:|")
+    print("| \(o.fileMiB) MiB | Folio | sftp | scp | Folio speed / sftp | sftp put -f (fsync, as Folio) | Folio speed / sftp -f | Folio peak RSS |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for (label, table) in [("download", down), ("upload", up)] {
       let f = median(table["folio"]!)
       let s = median(table["sftp"]!)
       let c = median(table["scp"]!)
+      let synced = table["sftp -f"].map { median($0) }
       print(
-        "| \(label) | \(sec(f)) (\(mbps(f))) | \(sec(s)) (\(mbps(s))) | \(sec(c)) (\(mbps(c))) | \(String(format: "%.2f×", s / f)) | \(mib(rss.max() ?? 0)) |"
+        "| \(label) | \(sec(f)) (\(mbps(f))) | \(sec(s)) (\(mbps(s))) | \(sec(c)) (\(mbps(c))) | \(String(format: "%.2f×", s / f)) | "
+          + (synced.map { "\(sec($0)) (\(mbps($0))) | \(String(format: "%.2f×", $0 / f))" } ?? "– | –") + " | \(mib(rss.max() ?? 0)) |"
       )
     }
     print("")
