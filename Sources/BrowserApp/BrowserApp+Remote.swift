@@ -23,6 +23,18 @@ extension BrowserApp {
     guard !item.isFolder else { return }
     let key = ItemKey(domain.identifier, item.identifier)
     let retry: Effect = program.map { .openWith(item, program: $0, domain.identifier) } ?? .open(item, domain.identifier)
+    // A file with no copy here, on a server known to be unreachable: said now. Its download
+    // would wait in the queue for the server, and the editor would then take the screen by
+    // itself, minutes later, on a file the person had moved on from.
+    if !item.isDownloaded, case .offline(let why)? = state.sidebar.locations.first(where: { $0.domain == domain.identifier })?.status {
+      send(
+        .operationFailed(
+          ProviderError(
+            .serverUnreachable,
+            "\(item.filename.lossyString) is not downloaded and \(domain.displayName) cannot be reached (\(why)): open it again once the server is back"
+          )))
+      return
+    }
     send(.opening(Opening(key: key, name: item.filename.displayString)))
     if let reason = Self.readOnlyReason(item) {
       // Said before the opener starts, not discovered when the upload fails.

@@ -135,6 +135,14 @@ public final class SyncEngine: Sendable {
         return local.url
       }
     }
+    // A person waits for an open: a download behind a server known to be unreachable would sit in
+    // the queue, and the editor would take the screen by itself when the server came back.
+    if forOpen, let held = await queue.latchedError(for: domain.identifier), held.code == .serverUnreachable {
+      throw ProviderError(
+        .serverUnreachable,
+        "\(item.filename.lossyString) is not downloaded and \(domain.displayName) cannot be reached (\(held.message)): open it again once the server is back"
+      )
+    }
     _ = try await queue.download(id, domain: domain.identifier, size: item.documentSize)
     if forOpen { try index.beginOpen(domain: domain.identifier, identifier: id, pid: queue.pid) }
     try store.enforceBudget(cacheBudget)

@@ -245,13 +245,16 @@ struct FolioServerProviderContentTests {
   /// timeout and not later; the next request goes through.
   @Test func aFirstByteStallTimesOut() async throws {
     let fx = try await ServerFixture(faults: true)
-    let ana = fx.provider(firstByteTimeout: .seconds(1))
+    // 5 s, not 1: with the suite, two CPU burners and a build on two cores, an ordinary request
+    // once took longer than 1 s to start answering.
+    let ana = fx.provider(firstByteTimeout: .seconds(5))
     _ = try await ana.item(for: .root, pathHint: nil)
-    try await fx.faults([FaultRule(method: "GET", pathPrefix: "/v1/items/", kind: .delay, count: 1, delayMs: 4000)])
-    let start = ContinuousClock.now
+    // The answer is held 15 s; the error is the first-byte timeout's own ("in time"): had the
+    // request waited for the answer, it would have succeeded. (A wall-clock bound here failed
+    // once under that load.)
+    try await fx.faults([FaultRule(method: "GET", pathPrefix: "/v1/items/", kind: .delay, count: 1, delayMs: 15_000)])
     let error = await #expect(throws: ProviderError.self) { try await ana.item(for: .root, pathHint: nil) }
     #expect(error?.code == .serverUnreachable && error?.message.contains("in time") == true)
-    #expect(ContinuousClock.now - start < .seconds(3))
     #expect(try await ana.item(for: .root, pathHint: nil).identifier == .root)
   }
 

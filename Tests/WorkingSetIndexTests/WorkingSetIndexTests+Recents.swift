@@ -77,7 +77,7 @@ import Testing
     }
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(5)))
   func theObservationStreamsANewUse() async throws {
     let index = try populated()
     var values = index.recentsObservation(limit: 3).makeAsyncIterator()
@@ -89,7 +89,7 @@ import Testing
     #expect(second.map(Fixture.ids) == ["z", "b", "c"])
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(5)))
   func theObservationWorksOnAWALFile() async throws {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("WorkingSetIndexTests-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: dir) }
@@ -124,7 +124,7 @@ import Testing
     try browser.close()
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(5)))
   func aTaggedObservationSeesTagChanges() async throws {
     let index = try populated()
     var values = index.recentsObservation(limit: 10, tag: "Blue").makeAsyncIterator()

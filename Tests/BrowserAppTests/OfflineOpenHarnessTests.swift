@@ -1,0 +1,40 @@
+@testable import BrowserApp
+import BrowserUI
+import Foundation
+import ProviderAPI
+import ProviderCore
+import Testing
+import TestSupport
+import WorkingSetIndex
+
+/// Review of issue 10: Enter on a file with no copy here while its server could not be reached
+/// queued the download behind the held server, and when the server came back the editor took the
+/// screen by itself, minutes later. Now the open is refused at once, with the reason, and no
+/// download waits to open it.
+@MainActor
+@Suite struct OfflineOpenHarnessTests {
+  @Test func enterOnAFileNotDownloadedWhileTheServerIsHeldSaysSoAndQueuesNothing() async throws {
+    let h = try Harness()
+    _ = await Fixture.populate(h.provider)
+    try await h.startAndLoad()
+    await h.provider.setHook { call throws(ProviderError) in
+      if call == .fetch { throw ProviderError(.serverUnreachable, "cannot reach Memory: connection refused") }
+    }
+    // The first open finds the server gone: the queue holds the location from then on.
+    try await h.select("notes.txt")
+    h.type(.enter)
+    try await waitUntil("the first open fails") { h.state.message?.text.contains("cannot reach Memory") == true }
+    try await waitUntil("the queue holds the location") { await h.engine.queue.latchedError(for: .local) != nil }
+    // A second file: refused at once, not queued behind the held server.
+    try await h.select("photo.png")
+    h.type(.enter)
+    try await waitUntil("the open is refused with its reason") {
+      h.state.message?.text.contains("photo.png is not downloaded and Memory cannot be reached") == true
+    }
+    #expect(h.state.opening == nil)
+    let downloads = try h.index.pendingTransfers(domain: .local).filter { $0.direction == .download && $0.state != .throttled }
+    #expect(downloads.isEmpty, "no download waits to open it later: \(downloads)")
+    #expect(try h.index.recents(limit: 10).isEmpty, "nothing was opened")
+    try await h.quit()
+  }
+}
