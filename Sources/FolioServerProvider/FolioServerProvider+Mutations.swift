@@ -12,8 +12,10 @@ extension FolioServerProvider {
   /// the body streams from disk; the server stores nothing unless both match. With
   /// `.mayAlreadyExist`, a folder whose name is taken by a folder is that folder (a re-import
   /// merges). Tags, favorite rank and last-used date named in `fields` follow in one change.
+  /// `progress` counts the body's bytes handed to the connection (``FileBodySequence``).
   public func createItem(
-    _ template: ItemTemplate, fields: ItemFields, contents: URL?, options: CreateOptions
+    _ template: ItemTemplate, fields: ItemFields, contents: URL?, options: CreateOptions,
+    progress: @escaping @Sendable (TransferProgress) -> Void
   ) async throws(ProviderError) -> Item {
     let parent = try WireItemMapper.wireID(template.parentIdentifier)
     let name = try wireName(template.filename)
@@ -36,7 +38,7 @@ extension FolioServerProvider {
     default:
       created = try await upload(
         ServerRequest(.POST, ["uploads"], query: [("parent", parent), ("name", name)]), contents: contents,
-        digest: template.contentDigest
+        digest: template.contentDigest, progress: progress
       ).item
     }
     let patch = metadataPatch(template, fields: fields.intersection([.tagData, .favoriteRank, .lastUsedDate]))
@@ -196,9 +198,11 @@ extension FolioServerProvider {
   /// costs about half a second of CPU before the first byte goes), else computed here. The server
   /// stores nothing unless both match the bytes it receives.
   private func upload(
-    _ request: ServerRequest, contents: URL?, digest: ContentDigest?
+    _ request: ServerRequest, contents: URL?, digest: ContentDigest?,
+    progress: (@Sendable (TransferProgress) -> Void)? = nil
   ) async throws(ProviderError) -> (item: Item, conflictCopy: Item?) {
     var request = request
+    request.uploadProgress = progress
     if let contents {
       let (size, sha): (Int64, String)
       if let digest, digest.size >= 0, let given = digest.sha256, Self.isHexSHA256(given) {

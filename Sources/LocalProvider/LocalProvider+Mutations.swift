@@ -7,7 +7,8 @@ import ProviderAPI
 
 extension LocalProvider {
   public func createItem(
-    _ template: ItemTemplate, fields: ItemFields, contents: URL?, options: CreateOptions
+    _ template: ItemTemplate, fields: ItemFields, contents: URL?, options: CreateOptions,
+    progress: @escaping @Sendable (TransferProgress) -> Void
   ) async throws(ProviderError) -> Item {
     let name = try ItemName.validated(template.filename.bytes)
     return try await BlockingIO.run { _ throws(ProviderError) in
@@ -28,7 +29,7 @@ extension LocalProvider {
         if let contents {
           let source = ItemPath(contents.path)
           do throws(ProviderError) {
-            try Self.copyData(from: source, toFD: fd, target: target, progress: nil, cancelled: nil)
+            try Self.copyData(from: source, toFD: fd, target: target, progress: progress, cancelled: nil)
           } catch {
             _ = target.withCString { unlink($0) }
             throw error

@@ -5,8 +5,10 @@ import SFTPClient
 extension SFTPProvider {
   /// A folder is MKDIR; a file is uploaded to a temporary name beside the target, fsynced and
   /// renamed in with plain RENAME, which refuses a name taken meanwhile (`filenameCollision`).
+  /// `progress` counts the writes the server acknowledged (SFTPClient's pipelined WRITE loop).
   public func createItem(
-    _ template: ItemTemplate, fields: ItemFields, contents: URL?, options: CreateOptions
+    _ template: ItemTemplate, fields: ItemFields, contents: URL?, options: CreateOptions,
+    progress: @escaping @Sendable (TransferProgress) -> Void
   ) async throws(ProviderError) -> Item {
     let parent = try requirePath(template.parentIdentifier)
     let name = try ItemName.validated(template.filename.bytes)
@@ -28,15 +30,19 @@ extension SFTPProvider {
       }
       let local = contents?.path ?? "/dev/null"
       let temporary = Self.temporary(for: remote, template)
+      let written: SFTPProgress = { done, total in
+        progress(TransferProgress(completedBytes: Int64(clamping: done), totalBytes: total.map { Int64(clamping: $0) }))
+      }
       do {
-        let attributes = try await c.client.replace(remote, from: local, expecting: nil, temporary: temporary)
+        let attributes = try await c.client.replace(remote, from: local, expecting: nil, temporary: temporary, progress: written)
         return self.makeItem(target, attributes, linkTarget: nil, root: c.root)
       } catch let error as SFTPError where error.code == .conflict {
         // The name is taken: a re-import may write over a file, never over a folder.
         guard options.contains(.mayAlreadyExist), let existing = try? await c.client.lstat(remote),
           existing.fileType == .regular
         else { throw self.collision(target) }
-        let attributes = try await c.client.replace(remote, from: local, expecting: existing.version, temporary: temporary)
+        let attributes = try await c.client.replace(
+          remote, from: local, expecting: existing.version, temporary: temporary, progress: written)
         return self.makeItem(target, attributes, linkTarget: nil, root: c.root)
       }
     }

@@ -67,10 +67,11 @@ public actor AuthenticatingProvider: Provider {
   }
 
   public func createItem(
-    _ template: ItemTemplate, fields: ItemFields, contents: URL?, options: CreateOptions
+    _ template: ItemTemplate, fields: ItemFields, contents: URL?, options: CreateOptions,
+    progress: @escaping @Sendable (TransferProgress) -> Void
   ) async throws(ProviderError) -> Item {
     try check()
-    return try await backing.createItem(template, fields: fields, contents: contents, options: options)
+    return try await backing.createItem(template, fields: fields, contents: contents, options: options, progress: progress)
   }
 
   public func modifyItem(

@@ -55,6 +55,11 @@ public actor InMemoryProvider: Provider {
 
   public func setHook(_ hook: @escaping @Sendable (Call) async throws(ProviderError) -> Void) { self.hook = hook }
 
+  /// A create reports its progress every `uploadStep` bytes (and at the end), as a storage
+  /// acknowledging writes would, so a test sees the steps reach the browser's `↑ n%`.
+  public var uploadStep: Int64 = 64 * 1024
+  public func setUploadStep(_ step: Int64) { uploadStep = max(1, step) }
+
   // MARK: - Building trees in tests
 
   /// Adds a folder or file under `parent` and returns it. Names are bytes, so tests can use any.
@@ -225,7 +230,8 @@ public actor InMemoryProvider: Provider {
   }
 
   public func createItem(
-    _ template: ItemTemplate, fields: ItemFields, contents: URL?, options: CreateOptions
+    _ template: ItemTemplate, fields: ItemFields, contents: URL?, options: CreateOptions,
+    progress: @escaping @Sendable (TransferProgress) -> Void
   ) async throws(ProviderError) -> Item {
     try await enter(.create)
     _ = try live(template.parentIdentifier)
@@ -237,6 +243,12 @@ public actor InMemoryProvider: Provider {
     if let contents {
       guard let d = try? Data(contentsOf: contents) else { throw ProviderError(.ioError, "cannot read \(contents.path)") }
       data = d
+      let total = Int64(d.count)
+      var done: Int64 = 0
+      repeat {
+        done = min(total, done + uploadStep)
+        progress(TransferProgress(completedBytes: done, totalBytes: total))
+      } while done < total
     }
     var item = add(template.filename, in: template.parentIdentifier, folder: template.contentType == .folder, content: data)
     item.tags = template.tags

@@ -83,9 +83,12 @@ public struct PathKeyedMemoryProvider: PathKeyedProvider {
   }
 
   public func createItem(
-    _ template: ItemTemplate, fields: ItemFields, contents: URL?, options: CreateOptions
+    _ template: ItemTemplate, fields: ItemFields, contents: URL?, options: CreateOptions,
+    progress: @escaping @Sendable (TransferProgress) -> Void
   ) async throws(ProviderError) -> Item {
-    outward(try await base.createItem(try await inward(template), fields: fields, contents: contents, options: options))
+    outward(
+      try await base.createItem(
+        try await inward(template), fields: fields, contents: contents, options: options, progress: progress))
   }
 
   public func modifyItem(

@@ -25,8 +25,15 @@ struct FolioServerProviderContentTests {
     let fx = try await ServerFixture()
     let ana = fx.provider()
     let source = try temporaryFile(3 * 1024 * 1024 + 17, seed: 7)
-    let item = try await ana.createItem(fileTemplate("photo.png"), fields: [], contents: source, options: [])
+    let sent = ProgressLog()
+    let item = try await ana.createItem(
+      fileTemplate("photo.png"), fields: [], contents: source, options: [], progress: { sent.append($0) })
     #expect(item.documentSize == Int64(3 * 1024 * 1024 + 17) && item.contentType == ContentType("public.png"))
+    // The upload said how far it was: in steps, up to the whole file.
+    let up = sent.all
+    #expect(up.filter { $0.completedBytes > 0 && $0.completedBytes < item.documentSize! }.count >= 3)
+    #expect(up.last == TransferProgress(completedBytes: item.documentSize!, totalBytes: item.documentSize!))
+    #expect(zip(up, up.dropFirst()).allSatisfy { $0.completedBytes <= $1.completedBytes })
 
     let destination = temporaryURL("photo.png")
     let log = ProgressLog()

@@ -57,9 +57,10 @@ struct WindowProvider: Provider {
     try await base.fetchContents(identifier, version: version, to: destination, progress: progress)
   }
   func createItem(
-    _ template: ItemTemplate, fields: ItemFields, contents: URL?, options: CreateOptions
+    _ template: ItemTemplate, fields: ItemFields, contents: URL?, options: CreateOptions,
+    progress: @escaping @Sendable (TransferProgress) -> Void
   ) async throws(ProviderError) -> Item {
-    try await base.createItem(template, fields: fields, contents: contents, options: options)
+    try await base.createItem(template, fields: fields, contents: contents, options: options, progress: progress)
   }
   func modifyItem(
     _ template: ItemTemplate, baseVersion: ItemVersion, changedFields: ItemFields, contents: URL?

@@ -103,9 +103,11 @@ struct TaglessProvider: Provider {
   }
 
   func createItem(
-    _ template: ItemTemplate, fields: ItemFields, contents: URL?, options: CreateOptions
+    _ template: ItemTemplate, fields: ItemFields, contents: URL?, options: CreateOptions,
+    progress: @escaping @Sendable (TransferProgress) -> Void
   ) async throws(ProviderError) -> Item {
-    try await base.createItem(template, fields: fields.subtracting(.tagData), contents: contents, options: options)
+    try await base.createItem(
+      template, fields: fields.subtracting(.tagData), contents: contents, options: options, progress: progress)
   }
 
   func modifyItem(

@@ -161,7 +161,8 @@ final class PathKeyedStore: Provider, @unchecked Sendable {
   }
 
   func createItem(
-    _ template: ItemTemplate, fields: ItemFields, contents: URL?, options: CreateOptions
+    _ template: ItemTemplate, fields: ItemFields, contents: URL?, options: CreateOptions,
+    progress: @escaping @Sendable (TransferProgress) -> Void
   ) async throws(ProviderError) -> Item {
     throw ProviderError(.featureUnsupported, "read-only double")
   }

@@ -227,9 +227,10 @@ final class FaultyProvider: Provider, @unchecked Sendable {
   }
 
   func createItem(
-    _ template: ItemTemplate, fields: ItemFields, contents: URL?, options: CreateOptions
+    _ template: ItemTemplate, fields: ItemFields, contents: URL?, options: CreateOptions,
+    progress: @escaping @Sendable (TransferProgress) -> Void
   ) async throws(ProviderError) -> Item {
-    try await inner.createItem(template, fields: fields, contents: contents, options: options)
+    try await inner.createItem(template, fields: fields, contents: contents, options: options, progress: progress)
   }
 
   func modifyItem(
