@@ -16,8 +16,9 @@ import ProviderAPI
 /// with the SHA-256 computed beforehand. A file that shrank meanwhile fails the upload rather than
 /// sending a short body; one that grew is cut at `size` and the server then refuses the hash.
 ///
-/// `progress` is told the bytes that reached the connection, each time the client asks for more
-/// (so one chunk behind the reads), and the whole size once the last chunk has.
+/// `progress` is told the bytes that reached the connection each time the client asks for more
+/// (so one chunk behind the reads). The client need not ask once the declared length is sent: the
+/// caller reports the whole size when the server's answer says it has it.
 struct FileBodySequence: AsyncSequence, Sendable {
   typealias Element = ByteBuffer
   let url: URL
@@ -56,10 +57,6 @@ struct FileBodySequence: AsyncSequence, Sendable {
       guard remaining > 0 else {
         close(fd)
         fd = -1
-        if let progress {
-          try await Self.letWritesCatchUp()
-          progress(TransferProgress(completedBytes: size, totalBytes: size))
-        }
         return nil
       }
       try await Self.letWritesCatchUp()

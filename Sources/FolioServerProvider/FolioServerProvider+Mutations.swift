@@ -51,7 +51,8 @@ extension FolioServerProvider {
   /// ("Conflicts") for how the returned item shows it. Fields a Folio server does not store
   /// (dates it sets itself, xattrs) are ignored.
   public func modifyItem(
-    _ template: ItemTemplate, baseVersion: ItemVersion, changedFields: ItemFields, contents: URL?
+    _ template: ItemTemplate, baseVersion: ItemVersion, changedFields: ItemFields, contents: URL?,
+    progress: @escaping @Sendable (TransferProgress) -> Void
   ) async throws(ProviderError) -> Item {
     guard let identifier = template.identifier else {
       throw ProviderError(.invalidArgument, "a modification needs the item's identifier")
@@ -67,7 +68,7 @@ extension FolioServerProvider {
       }
       let answer = try await upload(
         ServerRequest(.PUT, ["items", id, "content"], query: [("base", String(revision))]), contents: contents,
-        digest: template.contentDigest)
+        digest: template.contentDigest, progress: progress)
       result = answer.item
       conflictCopy = answer.conflictCopy
       base = answer.item.version
@@ -203,6 +204,7 @@ extension FolioServerProvider {
   ) async throws(ProviderError) -> (item: Item, conflictCopy: Item?) {
     var request = request
     request.uploadProgress = progress
+    var length: Int64 = 0
     if let contents {
       let (size, sha): (Int64, String)
       if let digest, digest.size >= 0, let given = digest.sha256, Self.isHexSHA256(given) {
@@ -210,6 +212,7 @@ extension FolioServerProvider {
       } else {
         (size, sha) = try await FileDigest.of(contents)
       }
+      length = size
       request.body = .file(contents, size: size, sha256: sha)
     } else {
       request.body = .file(URL(fileURLWithPath: "/dev/null"), size: 0, sha256: Self.emptySHA256)
@@ -218,6 +221,8 @@ extension FolioServerProvider {
     // transfer, not a first-byte deadline.
     request.timeout = .hours(24)
     let answer = try await connection.json(request, as: UploadResponse.self, what: "an upload answer")
+    // The answer comes once the whole body is on the server.
+    progress?(TransferProgress(completedBytes: length, totalBytes: length))
     let item = try mapper.item(answer.item)
     guard answer.contentAccepted || answer.conflictCopy != nil else {
       throw ProviderError(.cannotSynchronize, "\(connection.serverName) neither accepted the content nor kept a copy")

@@ -106,9 +106,12 @@ public protocol Provider: Sendable {
   ) async throws(ProviderError) -> Item
 
   /// Changes the fields named in `changedFields`. A stale `baseVersion` is a conflict the provider
-  /// resolves without losing either side.
+  /// resolves without losing either side. `template.uploadToken` and `progress` are as for
+  /// ``createItem(_:fields:contents:options:progress:)``: new content shows `↑ n%` as a new file
+  /// does; a change without content reports nothing.
   func modifyItem(
-    _ template: ItemTemplate, baseVersion: ItemVersion, changedFields: ItemFields, contents: URL?
+    _ template: ItemTemplate, baseVersion: ItemVersion, changedFields: ItemFields, contents: URL?,
+    progress: @escaping @Sendable (TransferProgress) -> Void
   ) async throws(ProviderError) -> Item
 
   /// Deletes an item forever. An unknown identifier is success.
@@ -159,6 +162,13 @@ extension Provider {
     _ template: ItemTemplate, fields: ItemFields, contents: URL?, options: CreateOptions
   ) async throws(ProviderError) -> Item {
     try await createItem(template, fields: fields, contents: contents, options: options, progress: { _ in })
+  }
+
+  /// `modifyItem` for a caller that shows no progress (a rename, a move, tags, a command).
+  public func modifyItem(
+    _ template: ItemTemplate, baseVersion: ItemVersion, changedFields: ItemFields, contents: URL?
+  ) async throws(ProviderError) -> Item {
+    try await modifyItem(template, baseVersion: baseVersion, changedFields: changedFields, contents: contents, progress: { _ in })
   }
 
   public func fetchVerifiedContents(

@@ -206,7 +206,15 @@ extension TransferQueue {
       }
       template.contentDigest = staged.digest
       template.uploadToken = Self.uploadToken(t)
-      let item = try await provider.modifyItem(template, baseVersion: base, changedFields: .contents, contents: staged.url)
+      let item = try await provider.modifyItem(
+        template, baseVersion: base, changedFields: .contents, contents: staged.url,
+        progress: { [events, progressGate] p in
+          // The `↑ n%` beside the edited file, as for a new file and a download.
+          var a = TransferActivity(t)
+          a.completedBytes = p.completedBytes
+          a.totalBytes = p.totalBytes ?? staged.size
+          progressGate.report(a, to: events)
+        })
       if let conflict = item.uploadingError, conflict.code == .localVersionConflictingWithServer {
         return try await keptAsCopy(t, item, copy: conflict.existingItem, staged, provider: provider)
       }

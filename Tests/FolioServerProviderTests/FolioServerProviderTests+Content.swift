@@ -47,8 +47,11 @@ struct FolioServerProviderContentTests {
 
     // New content, from a new file: the version moves, the bytes follow.
     let second = try temporaryFile(1000, seed: 8)
-    let changed = try await ana.modifyItem(ItemTemplate(item), baseVersion: item.version, changedFields: .contents, contents: second)
+    let resent = ProgressLog()
+    let changed = try await ana.modifyItem(
+      ItemTemplate(item), baseVersion: item.version, changedFields: .contents, contents: second, progress: { resent.append($0) })
     #expect(changed.uploadingError == nil && changed.documentSize == 1000 && changed.version.content != item.version.content)
+    #expect(resent.all.last == TransferProgress(completedBytes: 1000, totalBytes: 1000))
     let again = temporaryURL()
     _ = try await ana.fetchContents(item.identifier, version: nil, to: again, progress: { _ in })
     #expect(try sha256(of: again) == (try sha256(of: second)))

@@ -111,12 +111,14 @@ struct TaglessProvider: Provider {
   }
 
   func modifyItem(
-    _ template: ItemTemplate, baseVersion: ItemVersion, changedFields: ItemFields, contents: URL?
+    _ template: ItemTemplate, baseVersion: ItemVersion, changedFields: ItemFields, contents: URL?,
+    progress: @escaping @Sendable (TransferProgress) -> Void
   ) async throws(ProviderError) -> Item {
     if changedFields.contains(.tagData) {
       throw ProviderError(.featureUnsupported, "this filesystem does not support user extended attributes")
     }
-    return try await base.modifyItem(template, baseVersion: baseVersion, changedFields: changedFields, contents: contents)
+    return try await base.modifyItem(
+      template, baseVersion: baseVersion, changedFields: changedFields, contents: contents, progress: progress)
   }
 
   func deleteItem(_ identifier: ItemIdentifier, baseVersion: ItemVersion?, options: DeleteOptions) async throws(ProviderError) {

@@ -168,7 +168,8 @@ final class PathKeyedStore: Provider, @unchecked Sendable {
   }
 
   func modifyItem(
-    _ template: ItemTemplate, baseVersion: ItemVersion, changedFields: ItemFields, contents: URL?
+    _ template: ItemTemplate, baseVersion: ItemVersion, changedFields: ItemFields, contents: URL?,
+    progress: @escaping @Sendable (TransferProgress) -> Void
   ) async throws(ProviderError) -> Item {
     throw ProviderError(.featureUnsupported, "read-only double")
   }

@@ -234,7 +234,8 @@ final class FaultyProvider: Provider, @unchecked Sendable {
   }
 
   func modifyItem(
-    _ template: ItemTemplate, baseVersion: ItemVersion, changedFields: ItemFields, contents: URL?
+    _ template: ItemTemplate, baseVersion: ItemVersion, changedFields: ItemFields, contents: URL?,
+    progress: @escaping @Sendable (TransferProgress) -> Void
   ) async throws(ProviderError) -> Item {
     if changedFields.contains(.contents), faults.withLock({ $0.serverConflicts }), let id = template.identifier {
       let current = try await inner.item(for: id)
@@ -249,7 +250,8 @@ final class FaultyProvider: Provider, @unchecked Sendable {
         return original
       }
     }
-    return try await inner.modifyItem(template, baseVersion: baseVersion, changedFields: changedFields, contents: contents)
+    return try await inner.modifyItem(
+      template, baseVersion: baseVersion, changedFields: changedFields, contents: contents, progress: progress)
   }
 
   func deleteItem(_ identifier: ItemIdentifier, baseVersion: ItemVersion?, options: DeleteOptions) async throws(ProviderError) {

@@ -317,9 +317,9 @@ struct SFTPProviderTests {
     #expect(itself?.code == .invalidArgument)
   }
 
-  /// A new file's upload counts the WRITEs the server acknowledged, so the transfer queue can show
-  /// `↑ n%` for it as for a download: increasing, up to the file's size.
-  @Test func aNewFilesUploadReportsAcknowledgedBytesUpToItsSize() async throws {
+  /// An upload (a new file, new content) counts the WRITEs the server acknowledged, so the transfer
+  /// queue can show `↑ n%` for it as for a download: increasing, up to the file's size.
+  @Test func uploadsReportAcknowledgedBytesUpToTheFilesSize() async throws {
     let f = try ProviderFixture()
     defer { f.stop() }
     let bytes = [UInt8](repeating: 0x5A, count: 4 * 1024 * 1024 + 777)
@@ -334,6 +334,18 @@ struct SFTPProviderTests {
     #expect(done.last == Int64(bytes.count))
     #expect(done.filter { $0 > 0 && $0 < Int64(bytes.count) }.count >= 3, "\(done)")
     #expect(reports.allSatisfy { $0.totalBytes == Int64(bytes.count) })
+
+    // New content for it counts the same way.
+    let edited = [UInt8](repeating: 0x33, count: 3 * 1024 * 1024 + 5)
+    let again = ProgressLog()
+    let changed = try await f.provider.modifyItem(
+      ItemTemplate(item), baseVersion: item.version, changedFields: .contents, contents: try f.scratchFile("edited", edited),
+      progress: { again.append($0) })
+    #expect(changed.documentSize == Int64(edited.count) && changed.uploadingError == nil)
+    let sent = again.values.map(\.completedBytes)
+    #expect(sent == sent.sorted(), "\(sent)")
+    #expect(sent.last == Int64(edited.count))
+    #expect(sent.filter { $0 > 0 && $0 < Int64(edited.count) }.count >= 3, "\(sent)")
   }
 
   @Test func aReplaceWithAStaleBaseKeepsBothVersions() async throws {
