@@ -15,23 +15,32 @@ import ProviderAPI
 /// Exactly `size` bytes are sent: the length the request declared and the server checks together
 /// with the SHA-256 computed beforehand. A file that shrank meanwhile fails the upload rather than
 /// sending a short body; one that grew is cut at `size` and the server then refuses the hash.
+///
+/// `progress` is told the bytes that reached the connection each time the client asks for more
+/// (so one chunk behind the reads). The client need not ask once the declared length is sent: the
+/// caller reports the whole size when the server's answer says it has it.
 struct FileBodySequence: AsyncSequence, Sendable {
   typealias Element = ByteBuffer
   let url: URL
   let size: Int64
+  var progress: (@Sendable (TransferProgress) -> Void)?
   static let chunkSize = 256 * 1024
 
-  func makeAsyncIterator() -> Iterator { Iterator(url: url, size: size) }
+  func makeAsyncIterator() -> Iterator { Iterator(url: url, size: size, progress: progress) }
 
   final class Iterator: AsyncIteratorProtocol {
     private let url: URL
+    private let size: Int64
     private var remaining: Int64
     private var fd: Int32 = -1
     private var opened = false
+    private let progress: (@Sendable (TransferProgress) -> Void)?
 
-    init(url: URL, size: Int64) {
+    init(url: URL, size: Int64, progress: (@Sendable (TransferProgress) -> Void)?) {
       self.url = url
+      self.size = size
       self.remaining = size
+      self.progress = progress
     }
 
     deinit { if fd >= 0 { close(fd) } }
@@ -51,6 +60,7 @@ struct FileBodySequence: AsyncSequence, Sendable {
         return nil
       }
       try await Self.letWritesCatchUp()
+      progress?(TransferProgress(completedBytes: size - remaining, totalBytes: size))
       let want = Int(Swift.min(Int64(FileBodySequence.chunkSize), remaining))
       var buffer = ByteBufferAllocator().buffer(capacity: want)
       let n = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: want) { raw in

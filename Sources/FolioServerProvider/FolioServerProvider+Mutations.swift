@@ -12,8 +12,10 @@ extension FolioServerProvider {
   /// the body streams from disk; the server stores nothing unless both match. With
   /// `.mayAlreadyExist`, a folder whose name is taken by a folder is that folder (a re-import
   /// merges). Tags, favorite rank and last-used date named in `fields` follow in one change.
+  /// `progress` counts the body's bytes handed to the connection (``FileBodySequence``).
   public func createItem(
-    _ template: ItemTemplate, fields: ItemFields, contents: URL?, options: CreateOptions
+    _ template: ItemTemplate, fields: ItemFields, contents: URL?, options: CreateOptions,
+    progress: @escaping @Sendable (TransferProgress) -> Void
   ) async throws(ProviderError) -> Item {
     let parent = try WireItemMapper.wireID(template.parentIdentifier)
     let name = try wireName(template.filename)
@@ -36,7 +38,7 @@ extension FolioServerProvider {
     default:
       created = try await upload(
         ServerRequest(.POST, ["uploads"], query: [("parent", parent), ("name", name)]), contents: contents,
-        digest: template.contentDigest
+        digest: template.contentDigest, progress: progress
       ).item
     }
     let patch = metadataPatch(template, fields: fields.intersection([.tagData, .favoriteRank, .lastUsedDate]))
@@ -49,7 +51,8 @@ extension FolioServerProvider {
   /// ("Conflicts") for how the returned item shows it. Fields a Folio server does not store
   /// (dates it sets itself, xattrs) are ignored.
   public func modifyItem(
-    _ template: ItemTemplate, baseVersion: ItemVersion, changedFields: ItemFields, contents: URL?
+    _ template: ItemTemplate, baseVersion: ItemVersion, changedFields: ItemFields, contents: URL?,
+    progress: @escaping @Sendable (TransferProgress) -> Void
   ) async throws(ProviderError) -> Item {
     guard let identifier = template.identifier else {
       throw ProviderError(.invalidArgument, "a modification needs the item's identifier")
@@ -65,7 +68,7 @@ extension FolioServerProvider {
       }
       let answer = try await upload(
         ServerRequest(.PUT, ["items", id, "content"], query: [("base", String(revision))]), contents: contents,
-        digest: template.contentDigest)
+        digest: template.contentDigest, progress: progress)
       result = answer.item
       conflictCopy = answer.conflictCopy
       base = answer.item.version
@@ -196,9 +199,12 @@ extension FolioServerProvider {
   /// costs about half a second of CPU before the first byte goes), else computed here. The server
   /// stores nothing unless both match the bytes it receives.
   private func upload(
-    _ request: ServerRequest, contents: URL?, digest: ContentDigest?
+    _ request: ServerRequest, contents: URL?, digest: ContentDigest?,
+    progress: (@Sendable (TransferProgress) -> Void)? = nil
   ) async throws(ProviderError) -> (item: Item, conflictCopy: Item?) {
     var request = request
+    request.uploadProgress = progress
+    var length: Int64 = 0
     if let contents {
       let (size, sha): (Int64, String)
       if let digest, digest.size >= 0, let given = digest.sha256, Self.isHexSHA256(given) {
@@ -206,6 +212,7 @@ extension FolioServerProvider {
       } else {
         (size, sha) = try await FileDigest.of(contents)
       }
+      length = size
       request.body = .file(contents, size: size, sha256: sha)
     } else {
       request.body = .file(URL(fileURLWithPath: "/dev/null"), size: 0, sha256: Self.emptySHA256)
@@ -214,6 +221,8 @@ extension FolioServerProvider {
     // transfer, not a first-byte deadline.
     request.timeout = .hours(24)
     let answer = try await connection.json(request, as: UploadResponse.self, what: "an upload answer")
+    // The answer comes once the whole body is on the server.
+    progress?(TransferProgress(completedBytes: length, totalBytes: length))
     let item = try mapper.item(answer.item)
     guard answer.contentAccepted || answer.conflictCopy != nil else {
       throw ProviderError(.cannotSynchronize, "\(connection.serverName) neither accepted the content nor kept a copy")

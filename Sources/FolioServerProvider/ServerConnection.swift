@@ -159,7 +159,7 @@ final class ServerConnection: Sendable {
     case .file(let url, let size, let sha256):
       request.headers.add(name: "Content-Type", value: "application/octet-stream")
       request.headers.add(name: WireRoutes.sha256Header, value: sha256)
-      request.body = .stream(FileBodySequence(url: url, size: size), length: .known(size))
+      request.body = .stream(FileBodySequence(url: url, size: size, progress: r.uploadProgress), length: .known(size))
     }
     return request
   }

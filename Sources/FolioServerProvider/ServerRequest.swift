@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import NIOHTTP1
+import ProviderAPI
 
 /// One request to a FolioServer, as a value: it is built again for every attempt, so that a
 /// request sent a second time after a transparent re-login streams its upload from the start.
@@ -22,6 +23,8 @@ struct ServerRequest: Sendable {
   /// False only for the sign-in itself.
   var authenticated = true
   var headers: [(String, String)] = []
+  /// Told the bytes of a `.file` body handed to the connection so far (an upload's `↑ n%`).
+  var uploadProgress: (@Sendable (TransferProgress) -> Void)?
 
   init(
     _ method: HTTPMethod, _ segments: [String], query: [(String, String)] = [], body: Body = .none,

@@ -7,7 +7,8 @@ import ProviderAPI
 
 extension LocalProvider {
   public func createItem(
-    _ template: ItemTemplate, fields: ItemFields, contents: URL?, options: CreateOptions
+    _ template: ItemTemplate, fields: ItemFields, contents: URL?, options: CreateOptions,
+    progress: @escaping @Sendable (TransferProgress) -> Void
   ) async throws(ProviderError) -> Item {
     let name = try ItemName.validated(template.filename.bytes)
     return try await BlockingIO.run { _ throws(ProviderError) in
@@ -28,7 +29,7 @@ extension LocalProvider {
         if let contents {
           let source = ItemPath(contents.path)
           do throws(ProviderError) {
-            try Self.copyData(from: source, toFD: fd, target: target, progress: nil, cancelled: nil)
+            try Self.copyData(from: source, toFD: fd, target: target, progress: progress, cancelled: nil)
           } catch {
             _ = target.withCString { unlink($0) }
             throw error
@@ -42,7 +43,8 @@ extension LocalProvider {
   }
 
   public func modifyItem(
-    _ template: ItemTemplate, baseVersion: ItemVersion, changedFields: ItemFields, contents: URL?
+    _ template: ItemTemplate, baseVersion: ItemVersion, changedFields: ItemFields, contents: URL?,
+    progress: @escaping @Sendable (TransferProgress) -> Void
   ) async throws(ProviderError) -> Item {
     guard let id = template.identifier else { throw ProviderError(.invalidArgument, "modify needs an item identifier") }
     if changedFields.contains(.parentItemIdentifier) && template.parentIdentifier == .trash {
@@ -73,7 +75,7 @@ extension LocalProvider {
             .cannotSynchronize,
             "\(path.displayString) changed since it was read; your version was saved as \(copy.lastComponent?.displayString ?? "a copy")")
         }
-        try self.writeReplacing(path, from: ItemPath(contents.path))
+        try self.writeReplacing(path, from: ItemPath(contents.path), progress: progress)
       }
       if changedFields.contains(.contentModificationDate), let d = template.contentModificationDate {
         var times = [Glibc.timespec(tv_sec: 0, tv_nsec: (1 << 30) - 2), Self.makeTimespec(d)]  // UTIME_OMIT
@@ -215,12 +217,14 @@ extension LocalProvider {
   }
 
   /// Replaces a file's content atomically: a temporary file beside it, fsync, rename over it.
-  func writeReplacing(_ path: ItemPath, from source: ItemPath) throws(ProviderError) {
+  func writeReplacing(
+    _ path: ItemPath, from source: ItemPath, progress: (@Sendable (TransferProgress) -> Void)? = nil
+  ) throws(ProviderError) {
     let tmp = path.parent.appending(ItemName(".folio-tmp-\(UUID().uuidString)"))
     let fd = tmp.withCString { open($0, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666) }
     if fd < 0 { throw PosixPath.error(errno, "cannot write", tmp) }
     do throws(ProviderError) {
-      try Self.copyData(from: source, toFD: fd, target: tmp, progress: nil, cancelled: nil)
+      try Self.copyData(from: source, toFD: fd, target: tmp, progress: progress, cancelled: nil)
       if fsync(fd) != 0 { throw PosixPath.error(errno, "cannot write", tmp) }
       close(fd)
     } catch {

@@ -89,14 +89,29 @@ public protocol Provider: Sendable {
   ) async throws(ProviderError) -> (item: Item, range: Range<Int64>)
 
   /// Creates an item (a folder, or a file whose content is at `contents`).
+  ///
+  /// `template.uploadToken` is the idempotency key: every attempt of one journaled upload carries
+  /// the same token, and only that upload's. A provider that stages bytes under a name of its own
+  /// (SFTP's temporary beside the target) derives that name from the token, so a retry after a
+  /// crash or a cut link finds and removes what the earlier attempt left; nil means an upload
+  /// nobody will retry (a command, a demo) and any fresh name will do.
+  ///
+  /// `progress` reports the bytes of `contents` the storage holds so far (for SFTP: writes the
+  /// server acknowledged), increasing and ending at the file's size, so a new file shows `↑ n%`
+  /// whichever provider takes it. A folder reports nothing. Callers that do not show progress use
+  /// the overload without it.
   func createItem(
-    _ template: ItemTemplate, fields: ItemFields, contents: URL?, options: CreateOptions
+    _ template: ItemTemplate, fields: ItemFields, contents: URL?, options: CreateOptions,
+    progress: @escaping @Sendable (TransferProgress) -> Void
   ) async throws(ProviderError) -> Item
 
   /// Changes the fields named in `changedFields`. A stale `baseVersion` is a conflict the provider
-  /// resolves without losing either side.
+  /// resolves without losing either side. `template.uploadToken` and `progress` are as for
+  /// ``createItem(_:fields:contents:options:progress:)``: new content shows `↑ n%` as a new file
+  /// does; a change without content reports nothing.
   func modifyItem(
-    _ template: ItemTemplate, baseVersion: ItemVersion, changedFields: ItemFields, contents: URL?
+    _ template: ItemTemplate, baseVersion: ItemVersion, changedFields: ItemFields, contents: URL?,
+    progress: @escaping @Sendable (TransferProgress) -> Void
   ) async throws(ProviderError) -> Item
 
   /// Deletes an item forever. An unknown identifier is success.
@@ -141,6 +156,20 @@ extension Provider {
   }
 
   public func pageToken(at offset: Int, from known: Page, in request: EnumerationRequest) -> Page? { nil }
+
+  /// `createItem` for a caller that shows no progress (a folder, a command, a test).
+  public func createItem(
+    _ template: ItemTemplate, fields: ItemFields, contents: URL?, options: CreateOptions
+  ) async throws(ProviderError) -> Item {
+    try await createItem(template, fields: fields, contents: contents, options: options, progress: { _ in })
+  }
+
+  /// `modifyItem` for a caller that shows no progress (a rename, a move, tags, a command).
+  public func modifyItem(
+    _ template: ItemTemplate, baseVersion: ItemVersion, changedFields: ItemFields, contents: URL?
+  ) async throws(ProviderError) -> Item {
+    try await modifyItem(template, baseVersion: baseVersion, changedFields: changedFields, contents: contents, progress: { _ in })
+  }
 
   public func fetchVerifiedContents(
     _ identifier: ItemIdentifier, version: ItemVersion?, to destination: URL,

@@ -68,7 +68,17 @@ extension TransferQueue {
       template.contentDigest = staged.digest
       template.uploadToken = Self.uploadToken(t)
       do throws(ProviderError) {
-        let item = try await provider.createItem(template, fields: [.contents, .filename], contents: staged.url, options: [])
+        var sending = TransferActivity(t)
+        sending.name = name
+        let item = try await provider.createItem(
+          template, fields: [.contents, .filename], contents: staged.url, options: [],
+          progress: { [events, progressGate, sending] p in
+            // The browser's `↑ n%` on the new file's pending row, as for a download.
+            var a = sending
+            a.completedBytes = p.completedBytes
+            a.totalBytes = p.totalBytes ?? staged.size
+            progressGate.report(a, to: events)
+          })
         try index.updateTransfer(t.id, at: clock()) { row in
           row.resultIdentifier = item.identifier
           row.name = name
@@ -76,6 +86,9 @@ extension TransferQueue {
         var made = TransferActivity(t)
         made.name = name
         made.createdAs = item.identifier
+        // The server holds the bytes: the badge must not fall back to 0% before the end.
+        made.completedBytes = staged.size
+        made.totalBytes = staged.size
         progressGate.report(made, to: events, force: true)
         guard Self.holds(item, staged) else {
           try index.updateTransfer(t.id, at: clock()) { row in
@@ -193,7 +206,15 @@ extension TransferQueue {
       }
       template.contentDigest = staged.digest
       template.uploadToken = Self.uploadToken(t)
-      let item = try await provider.modifyItem(template, baseVersion: base, changedFields: .contents, contents: staged.url)
+      let item = try await provider.modifyItem(
+        template, baseVersion: base, changedFields: .contents, contents: staged.url,
+        progress: { [events, progressGate] p in
+          // The `↑ n%` beside the edited file, as for a new file and a download.
+          var a = TransferActivity(t)
+          a.completedBytes = p.completedBytes
+          a.totalBytes = p.totalBytes ?? staged.size
+          progressGate.report(a, to: events)
+        })
       if let conflict = item.uploadingError, conflict.code == .localVersionConflictingWithServer {
         return try await keptAsCopy(t, item, copy: conflict.existingItem, staged, provider: provider)
       }

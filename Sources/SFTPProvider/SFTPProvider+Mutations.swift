@@ -5,8 +5,10 @@ import SFTPClient
 extension SFTPProvider {
   /// A folder is MKDIR; a file is uploaded to a temporary name beside the target, fsynced and
   /// renamed in with plain RENAME, which refuses a name taken meanwhile (`filenameCollision`).
+  /// `progress` counts the writes the server acknowledged (SFTPClient's pipelined WRITE loop).
   public func createItem(
-    _ template: ItemTemplate, fields: ItemFields, contents: URL?, options: CreateOptions
+    _ template: ItemTemplate, fields: ItemFields, contents: URL?, options: CreateOptions,
+    progress: @escaping @Sendable (TransferProgress) -> Void
   ) async throws(ProviderError) -> Item {
     let parent = try requirePath(template.parentIdentifier)
     let name = try ItemName.validated(template.filename.bytes)
@@ -28,15 +30,19 @@ extension SFTPProvider {
       }
       let local = contents?.path ?? "/dev/null"
       let temporary = Self.temporary(for: remote, template)
+      let written: SFTPProgress = { done, total in
+        progress(TransferProgress(completedBytes: Int64(clamping: done), totalBytes: total.map { Int64(clamping: $0) }))
+      }
       do {
-        let attributes = try await c.client.replace(remote, from: local, expecting: nil, temporary: temporary)
+        let attributes = try await c.client.replace(remote, from: local, expecting: nil, temporary: temporary, progress: written)
         return self.makeItem(target, attributes, linkTarget: nil, root: c.root)
       } catch let error as SFTPError where error.code == .conflict {
         // The name is taken: a re-import may write over a file, never over a folder.
         guard options.contains(.mayAlreadyExist), let existing = try? await c.client.lstat(remote),
           existing.fileType == .regular
         else { throw self.collision(target) }
-        let attributes = try await c.client.replace(remote, from: local, expecting: existing.version, temporary: temporary)
+        let attributes = try await c.client.replace(
+          remote, from: local, expecting: existing.version, temporary: temporary, progress: written)
         return self.makeItem(target, attributes, linkTarget: nil, root: c.root)
       }
     }
@@ -44,9 +50,11 @@ extension SFTPProvider {
 
   /// Rename and move with RENAME, which never replaces an existing item; contents with a safe
   /// replace checked against `baseVersion` (a stale base keeps both versions: see the type).
-  /// The returned item's identifier is its new path's.
+  /// The returned item's identifier is its new path's. `progress` counts the acknowledged writes
+  /// of new content (not of a conflict copy's, which follows a refused replace).
   public func modifyItem(
-    _ template: ItemTemplate, baseVersion: ItemVersion, changedFields: ItemFields, contents: URL?
+    _ template: ItemTemplate, baseVersion: ItemVersion, changedFields: ItemFields, contents: URL?,
+    progress: @escaping @Sendable (TransferProgress) -> Void
   ) async throws(ProviderError) -> Item {
     guard let identifier = template.identifier else {
       throw ProviderError(.invalidArgument, "a modify needs the item's identifier")
@@ -91,8 +99,12 @@ extension SFTPProvider {
     let base = Self.sftpVersion(baseVersion) ?? SFTPVersion(size: .max, modificationTime: 0)
     return try await withConnection { c in
       let temporary = Self.temporary(for: c.remote(target), template)
+      let written: SFTPProgress = { done, total in
+        progress(TransferProgress(completedBytes: Int64(clamping: done), totalBytes: total.map { Int64(clamping: $0) }))
+      }
       do {
-        let attributes = try await c.client.replace(c.remote(target), from: local, expecting: base, temporary: temporary)
+        let attributes = try await c.client.replace(
+          c.remote(target), from: local, expecting: base, temporary: temporary, progress: written)
         return self.makeItem(target, attributes, linkTarget: nil, root: c.root)
       } catch let error as SFTPError where error.code == .conflict {
         guard var current = try? await self.stat(target, c) else {

@@ -67,17 +67,20 @@ public actor AuthenticatingProvider: Provider {
   }
 
   public func createItem(
-    _ template: ItemTemplate, fields: ItemFields, contents: URL?, options: CreateOptions
+    _ template: ItemTemplate, fields: ItemFields, contents: URL?, options: CreateOptions,
+    progress: @escaping @Sendable (TransferProgress) -> Void
   ) async throws(ProviderError) -> Item {
     try check()
-    return try await backing.createItem(template, fields: fields, contents: contents, options: options)
+    return try await backing.createItem(template, fields: fields, contents: contents, options: options, progress: progress)
   }
 
   public func modifyItem(
-    _ template: ItemTemplate, baseVersion: ItemVersion, changedFields: ItemFields, contents: URL?
+    _ template: ItemTemplate, baseVersion: ItemVersion, changedFields: ItemFields, contents: URL?,
+    progress: @escaping @Sendable (TransferProgress) -> Void
   ) async throws(ProviderError) -> Item {
     try check()
-    return try await backing.modifyItem(template, baseVersion: baseVersion, changedFields: changedFields, contents: contents)
+    return try await backing.modifyItem(
+      template, baseVersion: baseVersion, changedFields: changedFields, contents: contents, progress: progress)
   }
 
   public func deleteItem(_ identifier: ItemIdentifier, baseVersion: ItemVersion?, options: DeleteOptions) async throws(ProviderError) {

@@ -55,6 +55,20 @@ public actor InMemoryProvider: Provider {
 
   public func setHook(_ hook: @escaping @Sendable (Call) async throws(ProviderError) -> Void) { self.hook = hook }
 
+  /// An upload (a create, new content) reports its progress every `uploadStep` bytes (and at the end), as a storage
+  /// acknowledging writes would, so a test sees the steps reach the browser's `↑ n%`.
+  public var uploadStep: Int64 = 64 * 1024
+  public func setUploadStep(_ step: Int64) { uploadStep = max(1, step) }
+
+  private func reportUpload(of data: Data, _ progress: @Sendable (TransferProgress) -> Void) {
+    let total = Int64(data.count)
+    var done: Int64 = 0
+    repeat {
+      done = min(total, done + uploadStep)
+      progress(TransferProgress(completedBytes: done, totalBytes: total))
+    } while done < total
+  }
+
   // MARK: - Building trees in tests
 
   /// Adds a folder or file under `parent` and returns it. Names are bytes, so tests can use any.
@@ -225,7 +239,8 @@ public actor InMemoryProvider: Provider {
   }
 
   public func createItem(
-    _ template: ItemTemplate, fields: ItemFields, contents: URL?, options: CreateOptions
+    _ template: ItemTemplate, fields: ItemFields, contents: URL?, options: CreateOptions,
+    progress: @escaping @Sendable (TransferProgress) -> Void
   ) async throws(ProviderError) -> Item {
     try await enter(.create)
     _ = try live(template.parentIdentifier)
@@ -237,6 +252,7 @@ public actor InMemoryProvider: Provider {
     if let contents {
       guard let d = try? Data(contentsOf: contents) else { throw ProviderError(.ioError, "cannot read \(contents.path)") }
       data = d
+      reportUpload(of: d, progress)
     }
     var item = add(template.filename, in: template.parentIdentifier, folder: template.contentType == .folder, content: data)
     item.tags = template.tags
@@ -245,7 +261,8 @@ public actor InMemoryProvider: Provider {
   }
 
   public func modifyItem(
-    _ template: ItemTemplate, baseVersion: ItemVersion, changedFields: ItemFields, contents: URL?
+    _ template: ItemTemplate, baseVersion: ItemVersion, changedFields: ItemFields, contents: URL?,
+    progress: @escaping @Sendable (TransferProgress) -> Void
   ) async throws(ProviderError) -> Item {
     try await enter(.modify)
     guard let id = template.identifier else { throw ProviderError(.invalidArgument, "no identifier") }
@@ -285,6 +302,7 @@ public actor InMemoryProvider: Provider {
     if changedFields.contains(.lastUsedDate) { n.item.lastUsedDate = template.lastUsedDate }
     if changedFields.contains(.contents), let contents {
       guard let d = try? Data(contentsOf: contents) else { throw ProviderError(.ioError, "cannot read \(contents.path)") }
+      reportUpload(of: d, progress)
       n.content = d
       n.item.documentSize = Int64(d.count)
     }

@@ -83,16 +83,22 @@ public struct PathKeyedMemoryProvider: PathKeyedProvider {
   }
 
   public func createItem(
-    _ template: ItemTemplate, fields: ItemFields, contents: URL?, options: CreateOptions
+    _ template: ItemTemplate, fields: ItemFields, contents: URL?, options: CreateOptions,
+    progress: @escaping @Sendable (TransferProgress) -> Void
   ) async throws(ProviderError) -> Item {
-    outward(try await base.createItem(try await inward(template), fields: fields, contents: contents, options: options))
+    outward(
+      try await base.createItem(
+        try await inward(template), fields: fields, contents: contents, options: options, progress: progress))
   }
 
   public func modifyItem(
-    _ template: ItemTemplate, baseVersion: ItemVersion, changedFields: ItemFields, contents: URL?
+    _ template: ItemTemplate, baseVersion: ItemVersion, changedFields: ItemFields, contents: URL?,
+    progress: @escaping @Sendable (TransferProgress) -> Void
   ) async throws(ProviderError) -> Item {
     outward(
-      try await base.modifyItem(try await inward(template), baseVersion: baseVersion, changedFields: changedFields, contents: contents))
+      try await base.modifyItem(
+        try await inward(template), baseVersion: baseVersion, changedFields: changedFields, contents: contents,
+        progress: progress))
   }
 
   public func deleteItem(_ identifier: ItemIdentifier, baseVersion: ItemVersion?, options: DeleteOptions) async throws(ProviderError) {

@@ -25,8 +25,15 @@ struct FolioServerProviderContentTests {
     let fx = try await ServerFixture()
     let ana = fx.provider()
     let source = try temporaryFile(3 * 1024 * 1024 + 17, seed: 7)
-    let item = try await ana.createItem(fileTemplate("photo.png"), fields: [], contents: source, options: [])
+    let sent = ProgressLog()
+    let item = try await ana.createItem(
+      fileTemplate("photo.png"), fields: [], contents: source, options: [], progress: { sent.append($0) })
     #expect(item.documentSize == Int64(3 * 1024 * 1024 + 17) && item.contentType == ContentType("public.png"))
+    // The upload said how far it was: in steps, up to the whole file.
+    let up = sent.all
+    #expect(up.filter { $0.completedBytes > 0 && $0.completedBytes < item.documentSize! }.count >= 3)
+    #expect(up.last == TransferProgress(completedBytes: item.documentSize!, totalBytes: item.documentSize!))
+    #expect(zip(up, up.dropFirst()).allSatisfy { $0.completedBytes <= $1.completedBytes })
 
     let destination = temporaryURL("photo.png")
     let log = ProgressLog()
@@ -40,8 +47,11 @@ struct FolioServerProviderContentTests {
 
     // New content, from a new file: the version moves, the bytes follow.
     let second = try temporaryFile(1000, seed: 8)
-    let changed = try await ana.modifyItem(ItemTemplate(item), baseVersion: item.version, changedFields: .contents, contents: second)
+    let resent = ProgressLog()
+    let changed = try await ana.modifyItem(
+      ItemTemplate(item), baseVersion: item.version, changedFields: .contents, contents: second, progress: { resent.append($0) })
     #expect(changed.uploadingError == nil && changed.documentSize == 1000 && changed.version.content != item.version.content)
+    #expect(resent.all.last == TransferProgress(completedBytes: 1000, totalBytes: 1000))
     let again = temporaryURL()
     _ = try await ana.fetchContents(item.identifier, version: nil, to: again, progress: { _ in })
     #expect(try sha256(of: again) == (try sha256(of: second)))

@@ -57,14 +57,17 @@ struct WindowProvider: Provider {
     try await base.fetchContents(identifier, version: version, to: destination, progress: progress)
   }
   func createItem(
-    _ template: ItemTemplate, fields: ItemFields, contents: URL?, options: CreateOptions
+    _ template: ItemTemplate, fields: ItemFields, contents: URL?, options: CreateOptions,
+    progress: @escaping @Sendable (TransferProgress) -> Void
   ) async throws(ProviderError) -> Item {
-    try await base.createItem(template, fields: fields, contents: contents, options: options)
+    try await base.createItem(template, fields: fields, contents: contents, options: options, progress: progress)
   }
   func modifyItem(
-    _ template: ItemTemplate, baseVersion: ItemVersion, changedFields: ItemFields, contents: URL?
+    _ template: ItemTemplate, baseVersion: ItemVersion, changedFields: ItemFields, contents: URL?,
+    progress: @escaping @Sendable (TransferProgress) -> Void
   ) async throws(ProviderError) -> Item {
-    try await base.modifyItem(template, baseVersion: baseVersion, changedFields: changedFields, contents: contents)
+    try await base.modifyItem(
+      template, baseVersion: baseVersion, changedFields: changedFields, contents: contents, progress: progress)
   }
   func deleteItem(_ identifier: ItemIdentifier, baseVersion: ItemVersion?, options: DeleteOptions) async throws(ProviderError) {
     try await base.deleteItem(identifier, baseVersion: baseVersion, options: options)

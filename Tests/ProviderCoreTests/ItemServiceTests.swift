@@ -103,18 +103,22 @@ struct TaglessProvider: Provider {
   }
 
   func createItem(
-    _ template: ItemTemplate, fields: ItemFields, contents: URL?, options: CreateOptions
+    _ template: ItemTemplate, fields: ItemFields, contents: URL?, options: CreateOptions,
+    progress: @escaping @Sendable (TransferProgress) -> Void
   ) async throws(ProviderError) -> Item {
-    try await base.createItem(template, fields: fields.subtracting(.tagData), contents: contents, options: options)
+    try await base.createItem(
+      template, fields: fields.subtracting(.tagData), contents: contents, options: options, progress: progress)
   }
 
   func modifyItem(
-    _ template: ItemTemplate, baseVersion: ItemVersion, changedFields: ItemFields, contents: URL?
+    _ template: ItemTemplate, baseVersion: ItemVersion, changedFields: ItemFields, contents: URL?,
+    progress: @escaping @Sendable (TransferProgress) -> Void
   ) async throws(ProviderError) -> Item {
     if changedFields.contains(.tagData) {
       throw ProviderError(.featureUnsupported, "this filesystem does not support user extended attributes")
     }
-    return try await base.modifyItem(template, baseVersion: baseVersion, changedFields: changedFields, contents: contents)
+    return try await base.modifyItem(
+      template, baseVersion: baseVersion, changedFields: changedFields, contents: contents, progress: progress)
   }
 
   func deleteItem(_ identifier: ItemIdentifier, baseVersion: ItemVersion?, options: DeleteOptions) async throws(ProviderError) {

@@ -227,13 +227,15 @@ final class FaultyProvider: Provider, @unchecked Sendable {
   }
 
   func createItem(
-    _ template: ItemTemplate, fields: ItemFields, contents: URL?, options: CreateOptions
+    _ template: ItemTemplate, fields: ItemFields, contents: URL?, options: CreateOptions,
+    progress: @escaping @Sendable (TransferProgress) -> Void
   ) async throws(ProviderError) -> Item {
-    try await inner.createItem(template, fields: fields, contents: contents, options: options)
+    try await inner.createItem(template, fields: fields, contents: contents, options: options, progress: progress)
   }
 
   func modifyItem(
-    _ template: ItemTemplate, baseVersion: ItemVersion, changedFields: ItemFields, contents: URL?
+    _ template: ItemTemplate, baseVersion: ItemVersion, changedFields: ItemFields, contents: URL?,
+    progress: @escaping @Sendable (TransferProgress) -> Void
   ) async throws(ProviderError) -> Item {
     if changedFields.contains(.contents), faults.withLock({ $0.serverConflicts }), let id = template.identifier {
       let current = try await inner.item(for: id)
@@ -248,7 +250,8 @@ final class FaultyProvider: Provider, @unchecked Sendable {
         return original
       }
     }
-    return try await inner.modifyItem(template, baseVersion: baseVersion, changedFields: changedFields, contents: contents)
+    return try await inner.modifyItem(
+      template, baseVersion: baseVersion, changedFields: changedFields, contents: contents, progress: progress)
   }
 
   func deleteItem(_ identifier: ItemIdentifier, baseVersion: ItemVersion?, options: DeleteOptions) async throws(ProviderError) {

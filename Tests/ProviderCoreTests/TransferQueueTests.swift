@@ -51,6 +51,48 @@ import WorkingSetIndex
     #expect(await f.text(of: try #require(byName["src-a 2.txt"])) == "mine")
   }
 
+  /// A new file's upload says how far it is, from the provider's own count (here in 32 KiB steps,
+  /// as a storage acknowledging writes would): the browser's `↑ n%` rises to 100 and never falls
+  /// back before the end.
+  @Test func aNewFilesUploadReportsTheProvidersProgressUpToItsSize() async throws {
+    let f = try SyncFixture()
+    await f.memory.setUploadStep(32 * 1024)
+    let size: Int64 = 200_000
+    let recorder = await SyncEventRecorder.follow(f.engine.events)
+    let source = try f.source("big.bin", String(repeating: "x", count: Int(size)))
+    let ids = try await f.engine.put([source], into: try await f.memory.item(for: .root), in: f.domain)
+    #expect(await f.queue.drain().succeeded)
+    await recorder.wait { events in events.contains { if case .completed = $0 { true } else { false } } }
+    let done = await recorder.events.compactMap { e -> Int64? in
+      if case .progress(let a) = e, a.transferID == ids[0] { return a.completedBytes }
+      return nil
+    }
+    #expect(done == done.sorted(), "\(done)")
+    #expect(done.last == size, "\(done)")
+    #expect(Set(done.filter { $0 > 0 && $0 < size }).count >= 3, "\(done)")
+  }
+
+  /// …and so does an edit's upload (`modifyItem`), from the same count.
+  @Test func anEditsUploadReportsTheProvidersProgressUpToItsSize() async throws {
+    let f = try SyncFixture()
+    await f.memory.setUploadStep(32 * 1024)
+    let size: Int64 = 200_000
+    let item = await f.memory.add(ItemName("a.txt"), content: Data("v1".utf8))
+    let recorder = await SyncEventRecorder.follow(f.engine.events)
+    let url = try await f.engine.materialize(item, in: f.domain, forOpen: true)
+    try Data(repeating: 0x79, count: Int(size)).write(to: url)
+    let id = try #require(try await f.engine.noticeEdits(item, in: f.domain))
+    #expect(await f.queue.drain().succeeded)
+    await recorder.wait { events in events.contains { if case .completed(let a, _) = $0 { a.transferID == id } else { false } } }
+    let done = await recorder.events.compactMap { e -> Int64? in
+      if case .progress(let a) = e, a.transferID == id { return a.completedBytes }
+      return nil
+    }
+    #expect(done == done.sorted(), "\(done)")
+    #expect(done.last == size, "\(done)")
+    #expect(Set(done.filter { $0 > 0 && $0 < size }).count >= 3, "\(done)")
+  }
+
   /// `kill -9` after the row committed and while the upload ran: a new queue (a new process)
   /// resumes the row of the dead process, once.
   @Test func aNewQueueResumesTheRunningRowOfADeadProcess() async throws {

@@ -317,6 +317,37 @@ struct SFTPProviderTests {
     #expect(itself?.code == .invalidArgument)
   }
 
+  /// An upload (a new file, new content) counts the WRITEs the server acknowledged, so the transfer
+  /// queue can show `↑ n%` for it as for a download: increasing, up to the file's size.
+  @Test func uploadsReportAcknowledgedBytesUpToTheFilesSize() async throws {
+    let f = try ProviderFixture()
+    defer { f.stop() }
+    let bytes = [UInt8](repeating: 0x5A, count: 4 * 1024 * 1024 + 777)
+    let log = ProgressLog()
+    let item = try await f.provider.createItem(
+      ItemTemplate(parentIdentifier: .root, filename: ItemName("new.bin"), contentType: .data), fields: [],
+      contents: try f.scratchFile("new", bytes), options: [], progress: { log.append($0) })
+    #expect(item.documentSize == Int64(bytes.count))
+    let reports = log.values
+    let done = reports.map(\.completedBytes)
+    #expect(done == done.sorted(), "\(done)")
+    #expect(done.last == Int64(bytes.count))
+    #expect(done.filter { $0 > 0 && $0 < Int64(bytes.count) }.count >= 3, "\(done)")
+    #expect(reports.allSatisfy { $0.totalBytes == Int64(bytes.count) })
+
+    // New content for it counts the same way.
+    let edited = [UInt8](repeating: 0x33, count: 3 * 1024 * 1024 + 5)
+    let again = ProgressLog()
+    let changed = try await f.provider.modifyItem(
+      ItemTemplate(item), baseVersion: item.version, changedFields: .contents, contents: try f.scratchFile("edited", edited),
+      progress: { again.append($0) })
+    #expect(changed.documentSize == Int64(edited.count) && changed.uploadingError == nil)
+    let sent = again.values.map(\.completedBytes)
+    #expect(sent == sent.sorted(), "\(sent)")
+    #expect(sent.last == Int64(edited.count))
+    #expect(sent.filter { $0 > 0 && $0 < Int64(edited.count) }.count >= 3, "\(sent)")
+  }
+
   @Test func aReplaceWithAStaleBaseKeepsBothVersions() async throws {
     let f = try ProviderFixture()
     defer { f.stop() }
@@ -438,6 +469,14 @@ struct SFTPProviderTests {
     #expect(dead?.message.contains("\n") == false)
     if case .offline = await p.accountStatus() {} else { Issue.record("expected offline") }
   }
+}
+
+/// Every progress report, in order.
+final class ProgressLog: @unchecked Sendable {
+  private let lock = NSLock()
+  private var stored: [TransferProgress] = []
+  func append(_ p: TransferProgress) { lock.withLock { stored.append(p) } }
+  var values: [TransferProgress] { lock.withLock { stored } }
 }
 
 final class Counter: @unchecked Sendable {
