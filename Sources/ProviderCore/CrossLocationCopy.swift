@@ -181,32 +181,39 @@ public struct CrossLocationCopy: Sendable {
 
   /// A file across locations: read here (downloaded first when remote), then uploaded or written.
   private func transfer(_ item: Item, into parent: Item, tally: inout Tally) async throws(Failure) {
-    guard item.path.isValidUTF8, parent.path.isValidUTF8 || target.isSynced else {
+    // Only a file written into a folder of this computer goes through URLs (ContentStore.export),
+    // which cannot hold bytes that are not UTF-8: there such a name is refused, before anything
+    // is downloaded. An upload takes a local file's exact path as bytes, and a download's copy
+    // has a cache name, so any name crosses to a server (as `folio put` takes it).
+    if target.hasDirectContent, !(parent.path.appending(item.filename).isValidUTF8 && (!source.hasDirectContent || item.path.isValidUTF8)) {
       throw Failure(
-        domain: source.identifier,
-        error: ProviderError(.featureUnsupported, "names that are not UTF-8 are only copied within one location"))
+        domain: target.identifier,
+        error: ProviderError(
+          .featureUnsupported, "a name that is not UTF-8 is written into this computer only by `folio get` (exact bytes)"))
     }
-    let content: URL
+    let content: ItemPath
     if source.hasDirectContent {
-      content = URL(fileURLWithPath: item.path.lossyString)
+      content = item.path
     } else {
       guard let engine = sync else {
         throw Failure(domain: source.identifier, error: ProviderError(.featureUnsupported, "\(source.displayName) has no sync engine to download from"))
       }
-      content = try await on(source) { () async throws(ProviderError) -> URL in try await engine.materialize(item, in: source) }
+      let copy = try await on(source) { () async throws(ProviderError) -> URL in try await engine.materialize(item, in: source) }
+      content = ItemPath(copy.path)
     }
     // Offline, no name can be checked (each try would wait for the server): the queue does it.
     let name = tally.offline ? item.filename : try await freeName(item.filename, in: parent)
     if target.hasDirectContent {
+      let from = URL(fileURLWithPath: content.lossyString)
       let destination = URL(fileURLWithPath: parent.path.appending(name).lossyString)
-      try await on(target) { () async throws(ProviderError) in try await ContentStore.export(content, to: destination) }
+      try await on(target) { () async throws(ProviderError) in try await ContentStore.export(from, to: destination) }
       tally.written += 1
     } else {
       guard let engine = sync else {
         throw Failure(domain: target.identifier, error: ProviderError(.featureUnsupported, "\(target.displayName) has no sync engine to upload with"))
       }
       let id = try await on(target) { () async throws(ProviderError) -> Int64 in
-        try await engine.put(ItemPath(content.path), as: name, into: parent, in: target)
+        try await engine.put(content, as: name, into: parent, in: target)
       }
       tally.queued.append(id)
       tally.uploads += 1

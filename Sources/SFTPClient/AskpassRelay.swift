@@ -89,9 +89,14 @@ public final class AskpassRelay: @unchecked Sendable {
       prompt.attempt = secretsAsked
       lock.unlock()
     }
-    let box = AnswerBox()
-    Task.detached { box.put(await handler(prompt)) }
-    let answer = box.take()
+    // The handler runs on this thread (a task executor whose jobs this thread runs while it
+    // waits), not on the cooperative pool: with the pool's few threads busy (two cores, blocking
+    // work elsewhere) a prompt once waited until ssh gave up — "host key refused" without the
+    // person ever being asked. Hops to other actors (the browser's loop) go to their own
+    // executors, and come back here.
+    let executor = AnswerExecutor()
+    Task(executorPreference: executor) { executor.put(await handler(prompt)) }
+    let answer = executor.runUntilAnswered()
     let reply: [UInt8] =
       switch answer {
       case .secret(let secret): AskpassWire.frame(AskpassWire.answered, Array(secret.utf8))
@@ -114,10 +119,20 @@ public final class AskpassRelay: @unchecked Sendable {
   }
 }
 
-/// Hands one answer from the handler's task to the relay's thread.
-private final class AnswerBox: @unchecked Sendable {
+/// Runs one prompt's handler on the relay's own thread, and hands its answer back: the thread
+/// that waits for the answer runs the handler's jobs meanwhile.
+private final class AnswerExecutor: TaskExecutor, @unchecked Sendable {
   private let condition = NSCondition()
+  private var jobs: [UnownedJob] = []
   private var answer: SSHPromptAnswer?
+
+  func enqueue(_ job: consuming ExecutorJob) {
+    let job = UnownedJob(job)
+    condition.lock()
+    jobs.append(job)
+    condition.signal()
+    condition.unlock()
+  }
 
   func put(_ value: SSHPromptAnswer) {
     condition.lock()
@@ -126,10 +141,19 @@ private final class AnswerBox: @unchecked Sendable {
     condition.unlock()
   }
 
-  func take() -> SSHPromptAnswer {
-    condition.lock()
-    defer { condition.unlock() }
-    while answer == nil { condition.wait() }
-    return answer!
+  /// Runs the jobs given to this executor until the handler answered.
+  func runUntilAnswered() -> SSHPromptAnswer {
+    let me = asUnownedTaskExecutor()
+    while true {
+      condition.lock()
+      while answer == nil && jobs.isEmpty { condition.wait() }
+      if let answer {
+        condition.unlock()
+        return answer
+      }
+      let job = jobs.removeFirst()
+      condition.unlock()
+      job.runSynchronously(on: me)
+    }
   }
 }

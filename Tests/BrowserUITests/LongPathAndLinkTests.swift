@@ -6,6 +6,11 @@ import Testing
 
 /// Long paths keep their end (the folder's own name), and symbolic links look like links.
 @Suite struct LongPathAndLinkTests {
+  /// Widths need the UTF-8 LC_CTYPE `folio` sets at launch: without it wcwidth answers -1 for
+  /// every non-ASCII character, and the cut came out wrong whenever no other test of the process
+  /// had set the locale first (seen once under load, when this suite ran first).
+  init() { DisplayWidth.setUp() }
+
   static let deep = ItemPath("/home/ana/Work/clients/acme-corporation/2026/quarterly-review/Projects/alpha")
 
   @Test(arguments: [

@@ -140,6 +140,17 @@ import Testing
     #expect(try s.folio("cp", "notes.txt", "box:/").status == 0)
     #expect((try? String(contentsOfFile: server.files + "/notes 2.txt", encoding: .utf8)) == "local notes\n")
 
+    // A name that is not UTF-8 goes up byte for byte, as `folio put` takes it.
+    let odd = Array("odd".utf8) + [0xFF] + Array(".txt".utf8)
+    try s.file(bytes: odd, "odd bytes\n")
+    let oddCopy = try s.folio("cp", Arg(bytes: odd), "box:/")
+    #expect(oddCopy.status == 0, "\(oddCopy)")
+    var st = stat()
+    let there = (LocalBytes.path(server.files, odd) + [0]).withUnsafeBufferPointer {
+      lstat(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), &st)
+    }
+    #expect(there == 0, "the server has the exact name")
+
     // Down: a remote file into a local folder.
     try FileManager.default.createDirectory(atPath: s.work + "/down", withIntermediateDirectories: true)
     try "remote\n".write(toFile: server.files + "/remote.txt", atomically: true, encoding: .utf8)
