@@ -35,8 +35,11 @@ extension Trait where Self == OffTheCooperativePool {
 /// once (dozens of `folio` processes and servers on two cores) made them slower, not faster.
 /// A job that blocks holds a thread; it blocks only on other processes, never on a job queued here.
 final class BlockingWorkExecutor: TaskExecutor, @unchecked Sendable {
-  /// One more than the cores: a tmux test holds one thread for a minute, the rest share the others.
-  static let shared = BlockingWorkExecutor(threads: ProcessInfo.processInfo.activeProcessorCount + 1)
+  /// Threads for work that mostly waits (tmux polling, waitpid, sshd, a transfer held at a gate),
+  /// not for CPU: a tmux test holds one for a minute. Cores + 1 (3 here) starved a download's
+  /// own tasks behind three such holders under two CPU burners; eight that mostly sleep cost
+  /// nothing.
+  static let shared = BlockingWorkExecutor(threads: max(8, ProcessInfo.processInfo.activeProcessorCount * 4))
   static let threadKey = "folio.tests.blocking-work"
 
   private let condition = NSCondition()
