@@ -27,12 +27,8 @@ extension SFTPClient {
     _ target: [UInt8], from localPath: String, expecting base: SFTPVersion?, temporary owned: [UInt8]? = nil,
     progress: SFTPProgress? = nil
   ) async throws -> SFTPAttributes {
-    let fd = Glibc.open(localPath, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { throw SFTPError(.localIO, "cannot read \(localPath): \(String(cString: strerror(errno)))") }
+    let (fd, size) = try Self.openLocal(localPath)
     defer { Glibc.close(fd) }
-    var info = Glibc.stat()
-    guard Glibc.fstat(fd, &info) == 0 else { throw SFTPError(.localIO, "cannot read \(localPath)") }
-    let size = UInt64(info.st_size)
 
     let temporary = owned ?? Self.temporaryName(for: target)
     if let owned {

@@ -117,12 +117,8 @@ extension SFTPClient {
     from localPath: String, to remote: [UInt8], flags: SFTPOpenFlags = [.write, .create, .truncate],
     progress: SFTPProgress? = nil
   ) async throws -> UInt64 {
-    let fd = Glibc.open(localPath, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { throw SFTPError(.localIO, "cannot read \(localPath): \(String(cString: strerror(errno)))") }
+    let (fd, size) = try Self.openLocal(localPath)
     defer { Glibc.close(fd) }
-    var info = Glibc.stat()
-    guard Glibc.fstat(fd, &info) == 0 else { throw SFTPError(.localIO, "cannot read \(localPath)") }
-    let size = UInt64(info.st_size)
     let handle = try await open(remote, flags: flags, attributes: SFTPAttributes(permissions: 0o644))
     do {
       try await writeFrom(fd, size: size, to: handle, progress: progress)
@@ -161,6 +157,18 @@ extension SFTPClient {
         progress?(done, size)
       }
     }
+  }
+
+  /// The local file an upload or a replace sends, open for reading, and its size.
+  static func openLocal(_ localPath: String) throws -> (fd: Int32, size: UInt64) {
+    let fd = Glibc.open(localPath, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { throw SFTPError(.localIO, "cannot read \(localPath): \(String(cString: strerror(errno)))") }
+    var info = Glibc.stat()
+    guard Glibc.fstat(fd, &info) == 0 else {
+      Glibc.close(fd)
+      throw SFTPError(.localIO, "cannot read \(localPath)")
+    }
+    return (fd, UInt64(info.st_size))
   }
 
   static func readAll(_ fd: Int32, length: Int, at offset: UInt64) throws -> [UInt8] {
