@@ -130,7 +130,7 @@ extension BrowserApp {
     }
     let argv: [[UInt8]]
     if let program {
-      argv = [Array(program.utf8), Array("--".utf8), item.path.bytes]
+      argv = [Array(program.utf8)] + OpenerResolver.operand(item.path.bytes)
     } else {
       do throws(ProviderError) { argv = try services.openers.argv(for: item) } catch {
         send(.operationFailed(error))

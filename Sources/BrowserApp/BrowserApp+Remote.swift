@@ -74,7 +74,7 @@ extension BrowserApp {
     do throws(ProviderError) {
       // The opener is chosen by the item's name and type; it is given the copy's path.
       if let program {
-        argv = [Array(program.utf8), Array("--".utf8), local.path.bytes]
+        argv = [Array(program.utf8)] + OpenerResolver.operand(local.path.bytes)
       } else {
         argv = try services.openers.argv(for: local)
       }
@@ -265,7 +265,8 @@ extension BrowserApp {
         // itself do it).
         let conflict =
           recorded ?? SyncConflict(domain: d, original: original, copy: copyID, reason: .staleBase, detected: Date())
-        try await engine.resolve(conflict, choice)
+        // Where there is no trash the menu said the other version goes for good: choosing is consent.
+        try await engine.resolve(conflict, choice, permanently: !domain.traits.hasTrash)
         let kept: [ConflictChoice: String] = [.keepMine: "your version", .keepTheirs: "the server's version", .keepBoth: "both versions"]
         return .operationSucceeded(message: "Kept \(kept[choice] ?? "it")", reload: true, select: nil)
       }

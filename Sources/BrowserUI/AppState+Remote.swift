@@ -263,7 +263,9 @@ extension AppState {
       let copy = item.userInfo["conflictOf"] == nil
         ? browse.list.loadedItems.first { $0.userInfo["conflictOf"]?.description == item.identifier.rawValue }?.identifier
         : nil
-      let entries = ConflictChoice.allCases.map { MenuEntry($0.title, .resolve($0, copy: copy)) }
+      let entries = ConflictChoice.allCases.map {
+        MenuEntry($0.title(hasTrash: hasTrash(d)), .resolve($0, copy: copy))
+      }
       overlay = .menu(
         MenuState(title: "Resolve Conflict: " + item.filename.displayString, entries: entries, items: [item], domain: d))
       return []

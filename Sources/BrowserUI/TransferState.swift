@@ -115,6 +115,17 @@ public struct TransferState: Sendable, Equatable {
 
 /// What "Resolve Conflict…" offers, as the menu names it.
 extension ConflictChoice {
+  /// The menu's words; where the location has no trash, the version not kept is said to go for
+  /// good (choosing the entry is the confirmation, as "Delete Now…" there asks first).
+  public func title(hasTrash: Bool) -> String {
+    guard !hasTrash else { return title }
+    switch self {
+    case .keepMine: return "Keep Mine (theirs is deleted for good: no trash here)"
+    case .keepTheirs: return "Keep Theirs (yours is deleted for good: no trash here)"
+    case .keepBoth: return "Keep Both"
+    }
+  }
+
   public var title: String {
     switch self {
     case .keepMine: return "Keep Mine (the conflict copy)"

@@ -75,11 +75,13 @@ struct ResolveCommand: AsyncParsableCommand {
       ITEM is either version (see `folio conflicts`). mine: your version becomes the item and the \
       other goes to Recently Deleted. theirs: the other stays and yours goes to Recently Deleted \
       (for an item deleted elsewhere: it stays deleted). both: two items, the conflict forgotten. \
-      Nothing is deleted forever.
+      Nothing is deleted forever — except on a location with no trash (an SSH host), where mine \
+      and theirs delete the other version for good and so need --permanently.
       """)
 
   @Argument(help: "Either version of the conflict: NAME:/path in a remote location.") var item: String
   @Option(help: "mine, theirs or both.") var keep: ConflictChoice
+  @Flag(help: "On a location with no trash: delete the version not kept for good.") var permanently = false
 
   func run() async throws {
     try await runReporting { () async throws(ProviderError) in
@@ -89,9 +91,11 @@ struct ResolveCommand: AsyncParsableCommand {
       guard let conflict = try engine.conflict(involving: it, in: domain) else {
         throw ProviderError(.invalidArgument, "\(TerminalText.escape(item)) is not part of a conflict (see folio conflicts)")
       }
-      let kept = try await engine.resolve(conflict, keep)
+      let kept = try await engine.resolve(conflict, keep, permanently: permanently)
       if keep == .keepTheirs && conflict.reason == .remoteDeletion {
-        Console.out("kept theirs: it stays deleted; your version is in Recently Deleted")
+        Console.out(
+          "kept theirs: it stays deleted; your version "
+            + (domain.traits.hasTrash ? "is in Recently Deleted" : "was deleted for good"))
       } else {
         Console.out("kept \(keep.rawValue): \(domain.identifier.rawValue):\(kept.path.displayString)")
       }

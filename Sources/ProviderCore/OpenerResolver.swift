@@ -30,7 +30,7 @@ public struct OpenerResolver: Sendable {
       guard let v = environment[variable]?.trimmingCharacters(in: .whitespaces), !v.isEmpty else { return nil }
       let words = v.split(separator: " ").map { Array($0.utf8) }
       guard let program = words.first, isAvailable(String(decoding: program, as: UTF8.self)) else { return nil }
-      return words + [Array("--".utf8), path]
+      return words + Self.operand(path)
     }
     if item.isFolder {
       if isAvailable("xdg-open") { return [Array("xdg-open".utf8), path] }
@@ -42,9 +42,16 @@ public struct OpenerResolver: Sendable {
     if item.contentType.isText, let c = command("PAGER") { return c }
     if isAvailable("xdg-open") { return [Array("xdg-open".utf8), path] }
     if let c = command("PAGER") { return c }
-    for fallback in ["less", "more"] where isAvailable(fallback) { return [Array(fallback.utf8), Array("--".utf8), path] }
+    for fallback in ["less", "more"] where isAvailable(fallback) { return [Array(fallback.utf8)] + Self.operand(path) }
     throw ProviderError(
       .featureUnsupported,
       "no program to open \(item.filename.displayString): set $EDITOR or $PAGER, install xdg-utils, or add an [[opener]] to config.toml")
+  }
+
+  /// The file operand. An absolute path starts with "/" and so can never be read as an option:
+  /// it goes alone (a `--` before it broke simple `$EDITOR` scripts that open "$1"). Only a
+  /// relative one gets `--` before it.
+  public static func operand(_ path: [UInt8]) -> [[UInt8]] {
+    path.first == UInt8(ascii: "/") ? [path] : [Array("--".utf8), path]
   }
 }

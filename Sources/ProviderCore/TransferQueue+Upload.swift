@@ -153,13 +153,19 @@ extension TransferQueue {
     if !Self.isPlaceholder(t.identifier) {
       // The bytes were edits of `t.identifier` that the server could not take as its content.
       let original = try? await provider.item(for: t.identifier)
+      // Path-keyed storage (an SSH host) gives the edits, re-created where the deleted item was,
+      // the deleted item's identifier: the original is gone all the same (it used to be reported
+      // as "changed here and elsewhere"), and the new item's content and row are the ones just made.
+      let recreatedInPlace = item.identifier == t.identifier
       // Deleted, or put in the trash: either way not where the edits could go.
-      let gone = original == nil || original?.isTrashed == true
+      let gone = recreatedInPlace || original == nil || original?.isTrashed == true
       let conflict = SyncConflict(
         domain: t.domain, original: t.identifier, copy: item.identifier,
         reason: gone ? .remoteDeletion : .staleBase, detected: clock())
       try index.recordConflict(conflict)
-      if gone, original != nil {
+      if recreatedInPlace {
+        // Nothing to take away: the bytes adopted above are this item's.
+      } else if gone, original != nil {
         // In the trash with the server's bytes: the edits live on in the new item.
         if let local = try store.localFile(domain: t.domain, identifier: t.identifier) {
           try index.removeContent(domain: t.domain, identifier: t.identifier)

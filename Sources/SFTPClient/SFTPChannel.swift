@@ -69,8 +69,10 @@ final class SFTPChannel: @unchecked Sendable {
   }
 
   /// Sends a packet built with id 0 (bytes 5..<9) after giving it the next id; returns its reply.
-  func request(_ packet: [UInt8]) async throws -> SFTPReply {
-    try await withCheckedThrowingContinuation { continuation in
+  /// The packet is taken, not borrowed: writing the id into a borrowed array would copy it.
+  func request(_ packet: consuming [UInt8]) async throws -> SFTPReply {
+    var packet = consume packet
+    return try await withCheckedThrowingContinuation { continuation in
       condition.lock()
       defer { condition.unlock() }
       if let failure {
@@ -79,7 +81,6 @@ final class SFTPChannel: @unchecked Sendable {
       }
       let id = nextID
       nextID &+= 1
-      var packet = packet
       packet[5] = UInt8(truncatingIfNeeded: id >> 24)
       packet[6] = UInt8(truncatingIfNeeded: id >> 16)
       packet[7] = UInt8(truncatingIfNeeded: id >> 8)
