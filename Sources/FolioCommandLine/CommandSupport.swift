@@ -63,13 +63,24 @@ func runReporting(_ body: () async throws(ProviderError) -> Void) async throws {
 struct FailureTally {
   private let total: Int
   private var errors: [ProviderError] = []
+  private var queuedOnly = true
 
   init(total: Int) { self.total = total }
 
   mutating func report(_ error: ProviderError) {
     if total > 1 { Console.err(error.message) }
     errors.append(error)
+    queuedOnly = false
   }
+
+  /// A failure that loses nothing: the work is journaled and `folio sync` finishes it.
+  mutating func reportQueued(_ error: ProviderError) {
+    if total > 1 { Console.err(error.message) }
+    errors.append(error)
+  }
+
+  /// Something failed, and all of it is queued work (exit 75 rather than 1).
+  var isOnlyQueued: Bool { !errors.isEmpty && queuedOnly }
 
   /// Prints what ``finish(_:)`` would throw (for a command that exits with its own code).
   func say(_ summary: @autoclosure () -> String) {

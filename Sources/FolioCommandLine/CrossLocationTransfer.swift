@@ -21,8 +21,24 @@ struct CrossLocationTransfer {
     source.identifier == target.identifier || (source.hasDirectContent && target.hasDirectContent)
   }
 
-  func run(_ sources: [(Domain, Item)], removingSources: Bool, tally: inout FailureTally) async throws(ProviderError) {
+  /// What is left to do once `run` returns.
+  struct Outcome {
+    /// Uploads still queued (the server could not be reached, or refused for now): `folio sync`
+    /// sends them. The command exits 75, as `folio put` does, when nothing else failed.
+    var leftQueued = false
+  }
+
+  /// The place the items go, as the command line names it ("Box:/Docs", or a local path).
+  private var destinationName: String {
+    target.hasDirectContent
+      ? folder.path.displayString : "\(context.locationName(target)):\(folder.path.displayString)"
+  }
+
+  func run(_ sources: [(Domain, Item)], removingSources: Bool, tally: inout FailureTally) async throws(ProviderError)
+    -> Outcome
+  {
     let engine = context.makeSyncEngine()
+    var outcome = Outcome()
     var groups: [(Domain, [Item])] = []
     for (domain, item) in sources {
       if let i = groups.firstIndex(where: { $0.0.identifier == domain.identifier }) {
@@ -41,41 +57,78 @@ struct CrossLocationTransfer {
         tally.report(ProviderError(.notAuthenticated, "\(error.message) — \(RemoteDomains.signInHint(domain))"))
       case .done(let done):
         report(done, into: &tally)
-        let sent = await send(done.queued, engine: engine, tally: &tally)
-        guard removingSources, sent else { continue }
-        for item in items where done.whole.contains(item.identifier) {
+        let sent = await send(done.queued, engine: engine, tally: &tally, outcome: &outcome)
+        guard removingSources else { continue }
+        let movable = items.filter { done.whole.contains($0.identifier) }
+        guard sent else {
+          // Said in so many words: the person asked for a move and got a copy, for now.
+          if !movable.isEmpty {
+            Console.err(
+              "not moved yet: \(Self.what(movable)) \(movable.count == 1 ? "stays" : "stay") where "
+                + "\(movable.count == 1 ? "it was" : "they were") until the copies are uploaded (`folio sync`), then remove "
+                + "\(movable.count == 1 ? "it" : "them") or run `folio mv` again")
+          }
+          continue
+        }
+        var moved = 0
+        for item in movable {
           do throws(ProviderError) {
             try await context.items.deleteForever(item, in: source)
+            moved += 1
           } catch {
             tally.report(
               ProviderError(error.code, "\(item.filename.displayString) was copied but not removed: \(FolioContext.explain(error))"))
           }
         }
+        if moved > 0 { Console.out("moved \(moved == 1 ? movable[0].filename.displayString : "\(moved) items") to \(destinationName)") }
       }
     }
+    return outcome
   }
 
-  /// What the copy did ("Queued 2 uploads, made 1 folder"), and each failure on its own line.
+  /// "notes.txt" or "3 items", escaped for the terminal.
+  static func what(_ items: [Item]) -> String {
+    items.count == 1 ? items[0].filename.displayString : "\(items.count) items"
+  }
+
+  /// What the copy did, in the command line's words (the browser's summary speaks of a paste and
+  /// of "here"), and each failure on its own line.
   private func report(_ done: CrossLocationCopy.Tally, into tally: inout FailureTally) {
-    if done.entries > done.failures.count { Console.out(done.summary) }
+    var parts: [String] = []
+    func count(_ n: Int, _ one: String, _ many: String) -> String { "\(n) \(n == 1 ? one : many)" }
+    if done.copied > 0 { parts.append("copied \(count(done.copied, "item", "items")) on the server") }
+    if done.written > 0 { parts.append("downloaded \(count(done.written, "file", "files")) into \(destinationName)") }
+    if done.folders > 0 { parts.append("made \(count(done.folders, "folder", "folders"))") }
+    if done.uploads > 0 {
+      parts.append(
+        "sending \(count(done.uploads, "file", "files")) to \(destinationName)"
+          + (done.offline ? " (the server cannot be reached: queued for `folio sync`)" : ""))
+    }
+    if done.skipped > 0 { parts.append("left \(done.skipped) out (at most \(CrossLocationCopy.maxEntries) entries at once)") }
+    if !parts.isEmpty { Console.out(parts.joined(separator: ", ")) }
     for (name, error) in done.failures {
       tally.report(ProviderError(error.code, "\(name): \(FolioContext.explain(error))", existingItem: error.existingItem))
     }
   }
 
   /// Sends the journaled uploads now and waits for each; true when the server confirmed all.
-  private func send(_ queued: [Int64], engine: SyncEngine, tally: inout FailureTally) async -> Bool {
+  private func send(_ queued: [Int64], engine: SyncEngine, tally: inout FailureTally, outcome: inout Outcome) async -> Bool {
     guard !queued.isEmpty else { return true }
     let progress = ProgressLine(engine.events)
     var all = true
     for id in queued {
       do throws(ProviderError) {
         let item = try await engine.queue.wait(for: id)
-        Console.out("uploaded \(item.path.displayString)")
+        Console.out("uploaded \(context.locationName(target)):\(item.path.displayString)")
       } catch {
         all = false
-        let what = FailureDisposition.of(error) == .fail ? "it was not uploaded" : "it stays queued for `folio sync`"
-        tally.report(ProviderError(error.code, "\(FolioContext.explain(error)); \(what)", existingItem: error.existingItem))
+        if FailureDisposition.of(error) == .fail {
+          tally.report(ProviderError(error.code, "\(FolioContext.explain(error)); it was not uploaded", existingItem: error.existingItem))
+        } else {
+          outcome.leftQueued = true
+          tally.reportQueued(
+            ProviderError(error.code, "\(FolioContext.explain(error)); it stays queued for `folio sync`", existingItem: error.existingItem))
+        }
       }
     }
     await progress.finish()

@@ -60,7 +60,7 @@ struct MoveCommand: AsyncParsableCommand {
       Between locations (this computer and an SSH host, or two servers) the items are copied as \
       `folio cp` copies them, and each source is removed only once all of its copy is safe: \
       written here, or uploaded and confirmed by the server. Copies still queued (the server \
-      cannot be reached) keep their sources.
+      cannot be reached) keep their sources, and the command says so and exits 75.
       """)
 
   @Argument(help: "The items, then the destination folder.") var arguments: [String]
@@ -70,6 +70,7 @@ struct MoveCommand: AsyncParsableCommand {
   }
 
   func run() async throws {
+    var leftQueued = false
     try await runReporting { () async throws(ProviderError) in
       let context = try FolioContext.make()
       let sources = try await resolveAll(Array(arguments.dropLast()), context: context)
@@ -85,10 +86,18 @@ struct MoveCommand: AsyncParsableCommand {
         do throws(ProviderError) { _ = try await context.items.move(item, to: folder, in: domain) } catch { tally.report(error) }
       }
       if !across.isEmpty {
-        try await CrossLocationTransfer(context: context, target: target, folder: folder).run(across, removingSources: true, tally: &tally)
+        _ = try await CrossLocationTransfer(context: context, target: target, folder: folder).run(
+          across, removingSources: true, tally: &tally)
+      }
+      if tally.isOnlyQueued {
+        // Nothing lost, nothing to decide: the uploads wait for the server (exit 75, as put).
+        tally.say("some items are not moved yet: their uploads stay queued for `folio sync`")
+        leftQueued = true
+        return
       }
       try tally.finish("some items were not moved")
     }
+    if leftQueued { throw ExitCode(Console.queuedExitCode) }
   }
 }
 
@@ -109,6 +118,7 @@ struct CopyCommand: AsyncParsableCommand {
   }
 
   func run() async throws {
+    var leftQueued = false
     try await runReporting { () async throws(ProviderError) in
       let context = try FolioContext.make()
       let sources = try await resolveAll(Array(arguments.dropLast()), context: context)
@@ -123,10 +133,18 @@ struct CopyCommand: AsyncParsableCommand {
         do throws(ProviderError) { _ = try await context.items.copy(item, to: folder, in: domain) } catch { tally.report(error) }
       }
       if !across.isEmpty {
-        try await CrossLocationTransfer(context: context, target: target, folder: folder).run(across, removingSources: false, tally: &tally)
+        _ = try await CrossLocationTransfer(context: context, target: target, folder: folder).run(
+          across, removingSources: false, tally: &tally)
+      }
+      if tally.isOnlyQueued {
+        // Nothing lost, nothing to decide: the uploads wait for the server (exit 75, as put).
+        tally.say("some items are not copied yet: their uploads stay queued for `folio sync`")
+        leftQueued = true
+        return
       }
       try tally.finish("some items were not copied")
     }
+    if leftQueued { throw ExitCode(Console.queuedExitCode) }
   }
 }
 
