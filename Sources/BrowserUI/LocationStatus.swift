@@ -14,6 +14,8 @@ public enum LocationStatus: Sendable, Equatable {
   case overQuota
   /// Something else (an unreadable answer, a TLS failure).
   case error(String)
+  /// The server is not the one known (its SSH host key changed): refused until the person checks.
+  case untrusted(String)
 
   /// The word in the sidebar.
   public var label: String {
@@ -24,6 +26,7 @@ public enum LocationStatus: Sendable, Equatable {
     case .needsSignIn: return "needs sign-in"
     case .overQuota: return "over quota"
     case .error: return "error"
+    case .untrusted: return "host key changed"
     }
   }
 
@@ -31,7 +34,7 @@ public enum LocationStatus: Sendable, Equatable {
   public var isProblem: Bool {
     switch self {
     case .checking, .online: return false
-    case .offline, .needsSignIn, .overQuota, .error: return true
+    case .offline, .needsSignIn, .overQuota, .error, .untrusted: return true
     }
   }
 
@@ -50,6 +53,7 @@ public enum LocationStatus: Sendable, Equatable {
     case .notAuthenticated: return .needsSignIn(error.message)
     case .serverUnreachable: return .offline(error.message)
     case .insufficientQuota: return .overQuota
+    case .serverNotTrusted: return .untrusted(error.message)
     default: return nil
     }
   }

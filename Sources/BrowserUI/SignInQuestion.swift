@@ -43,8 +43,12 @@ public struct SignInQuestion: Sendable, Equatable, Identifiable {
 
   /// Whether `other` asks the same thing of the same location (two connections of one location
   /// asking for one passphrase get one box, and both the answer).
+  /// The same question: one box answers both. A host key belongs to the host, not to a
+  /// location: two locations on one server ask the same thing (ssh names the host in its lines),
+  /// and one "yes" answers both.
   public func isSame(as other: SignInQuestion) -> Bool {
-    domain == other.domain && kind == other.kind && lines == other.lines && fingerprint == other.fingerprint
+    (domain == other.domain || kind == .hostKey) && kind == other.kind && lines == other.lines
+      && fingerprint == other.fingerprint
   }
 }
 

@@ -64,7 +64,7 @@ enum BrowseRemote {
     case .overQuota: return .overQuota
     case .needsSignIn(let m): return .needsSignIn(m)
     case .offline(let m): return .offline(m)
-    case .failed(let e): return .error(e.message)
+    case .failed(let e): return e.code == .serverNotTrusted ? .untrusted(e.message) : .error(e.message)
     }
   }
 

@@ -314,7 +314,7 @@ struct DomainListCommand: AsyncParsableCommand {
       e.state = "offline"
       e.detail = message
     case .failed(let error):
-      e.state = "error"
+      e.state = error.code == .serverNotTrusted ? "host key changed" : "error"
       e.detail = error.message
     }
   }

@@ -54,6 +54,9 @@ public struct ProviderError: Error, Sendable, Equatable, CustomStringConvertible
     /// Another user holds a lock on the item: their server refuses this user's content (and
     /// renames, moves) until the lock is released. Trying again cannot help before that.
     public static let itemLocked = Code(8, "itemLocked")
+    /// The server is not provably the one this computer knows (an SSH host key changed). Not a
+    /// sign-in: no password can fix it, only the person, after checking, can (known_hosts).
+    public static let serverNotTrusted = Code(9, "serverNotTrusted")
   }
 
   public let code: Code
@@ -78,7 +81,7 @@ public struct ProviderError: Error, Sendable, Equatable, CustomStringConvertible
 
   /// Resolvable errors latch a throttled state until they are resolved (FP semantics §3).
   public var isResolvable: Bool {
-    [Code.notAuthenticated, .serverUnreachable, .insufficientQuota, .cannotSynchronize].contains(code)
+    [Code.notAuthenticated, .serverUnreachable, .insufficientQuota, .cannotSynchronize, .serverNotTrusted].contains(code)
   }
 
   /// A short suggestion of what the user can do, shown in Info and on the status line.
@@ -94,6 +97,7 @@ public struct ProviderError: Error, Sendable, Equatable, CustomStringConvertible
     case .serverBusy: return "The server is busy; Folio retries in a moment."
     case .itemLocked: return "Ask whoever locked it to unlock it, then Retry; your edits are kept here."
     case .localVersionConflictingWithServer: return "Both versions were kept; resolve the conflict."
+    case .serverNotTrusted: return "Check with the server's administrator that its key really changed; then update known_hosts."
     default: return nil
     }
   }

@@ -7,6 +7,9 @@ public struct SFTPError: Error, Sendable, Equatable, CustomStringConvertible {
       operationUnsupported
     // ssh's own failures, classified from its stderr and exit status.
     case hostNotFound, hostUnreachable, authenticationRefused, hostKeyRefused
+    /// The server presents another key than known_hosts holds: maybe not the server the person
+    /// knows. Not a sign-in matter (no password helps), and never accepted for them.
+    case hostKeyChanged
     /// The first bytes were not an SFTP VERSION packet: a login shell printed text, or no SFTP server.
     case streamCorrupted
     /// ssh could not be started at all (missing binary, bad configuration file).

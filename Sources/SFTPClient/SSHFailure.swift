@@ -25,9 +25,13 @@ enum SSHFailure {
     if let text = line(containing: "REMOTE HOST IDENTIFICATION HAS CHANGED")
       ?? line(containing: "Host key for") ?? line(containing: "Host key verification failed")
     {
-      let changed = stderr.contains("HAS CHANGED")
-      let cause = changed ? "the host key has changed; ssh refuses to connect" : "the host key was not accepted"
-      return SFTPError(.hostKeyRefused, "\(host): \(cause) (\(text))")
+      if stderr.contains("HAS CHANGED") {
+        return SFTPError(
+          .hostKeyChanged,
+          "\(host): the host key has changed, so this may not be the server you know; ssh refuses to connect (\(text)). "
+            + "If the change is expected, remove the old key (ssh-keygen -R with the host's name) and try again")
+      }
+      return SFTPError(.hostKeyRefused, "\(host): the host key was not accepted (\(text))")
     }
     if let text = line(containing: "Permission denied (") ?? line(containing: "Too many authentication failures") {
       return SFTPError(.authenticationRefused, "\(host): sign-in refused (\(text))")

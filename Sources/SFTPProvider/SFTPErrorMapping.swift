@@ -50,6 +50,7 @@ enum SFTPErrorMapping {
     case .diskFull: .insufficientQuota
     case .hostNotFound, .hostUnreachable, .noConnection, .connectionLost: .serverUnreachable
     case .authenticationRefused, .hostKeyRefused: .notAuthenticated
+    case .hostKeyChanged: .serverNotTrusted
     case .operationUnsupported: .featureUnsupported
     case .sshFailed: .badConfig
     // A login shell that prints text, or a server that breaks the protocol: nothing to retry blindly.

@@ -87,6 +87,36 @@ import Testing
     #expect(effects.contains(.answerSignInQuestion(id: 2, .secret("pw"))))
   }
 
+  /// Two locations on one host connect at once: one host-key box, and its "yes" answers both. A
+  /// passphrase is the location's own (another key, maybe): still asked per location.
+  @Test func aHostKeyIsAskedOncePerHostNotPerLocation() {
+    let lab = DomainIdentifier(unchecked: "lab")
+    var entry = LocationEntry(domain: Self.box, name: "box", root: Self.root, isRemote: true, hasTrash: false)
+    entry.signsInByQuestions = true
+    var other = LocationEntry(
+      domain: lab, name: "lab", root: FolderLocation(domain: lab, identifier: .root, path: .root, name: "lab"), isRemote: true,
+      hasTrash: false)
+    other.signsInByQuestions = true
+    DisplayWidth.setUp()
+    var s = AppState(width: 90, height: 24, start: Self.root, locations: [entry, other])
+    _ = s.start()
+    var second = Self.hostKey
+    second.id = 8
+    second.domain = lab
+    _ = s.reduce(.signInQuestion(Self.hostKey))
+    _ = s.reduce(.signInQuestion(second))
+    #expect(s.signInQuestions.count == 1)
+    _ = type("yes", into: &s)
+    let effects = s.reduce(.key(.enter))
+    #expect(effects.contains(.answerSignInQuestion(id: 7, .accept)) && effects.contains(.answerSignInQuestion(id: 8, .accept)))
+
+    var labPassphrase = Self.passphrase(9)
+    labPassphrase.domain = lab
+    _ = s.reduce(.signInQuestion(Self.passphrase(10)))
+    _ = s.reduce(.signInQuestion(labPassphrase))
+    #expect(s.signInQuestions.count == 2, "a secret is asked for each location")
+  }
+
   @Test func questionsOfDifferentKindsWaitTheirTurn() {
     var s = state()
     _ = s.reduce(.signInQuestion(Self.hostKey))
@@ -124,13 +154,24 @@ import Testing
   @Test func aRefusedSignInWithoutAQuestionSaysSshsReasonAndOpensNoForm() {
     var s = state()
     _ = s.reduce(
-      .loadFailed(
-        ticket: s.browse.ticket,
-        ProviderError(.notAuthenticated, "sftp-test: the host key has changed; ssh refuses to connect (WARNING)")))
+      .loadFailed(ticket: s.browse.ticket, ProviderError(.notAuthenticated, "sftp-test: the host key was not accepted (WARNING)")))
     #expect(s.overlay == nil)
     #expect(s.signInQuestions.isEmpty)
-    #expect(s.message?.text == "box: sftp-test: the host key has changed; ssh refuses to connect (WARNING)")
+    #expect(s.message?.text == "box: sftp-test: the host key was not accepted (WARNING)")
     #expect(s.sidebar.locations[0].state == "needs sign-in")
+  }
+
+  /// A changed host key is not a sign-in: the sidebar says what it is, and no form or box opens.
+  @Test func aChangedHostKeyIsItsOwnStateNotASignIn() {
+    var s = state()
+    _ = s.reduce(
+      .loadFailed(
+        ticket: s.browse.ticket,
+        ProviderError(.serverNotTrusted, "sftp-test: the host key has changed, so this may not be the server you know")))
+    #expect(s.overlay == nil)
+    #expect(s.signInQuestions.isEmpty)
+    #expect(s.message?.text.contains("host key has changed") == true, "\(String(describing: s.message))")
+    #expect(s.sidebar.locations[0].state == "host key changed")
   }
 
   @Test func aNoticeIsSaidNotAsked() {

@@ -59,6 +59,22 @@ struct SFTPFailureTests {
     #expect(error?.message.contains("Permission denied") == true)
   }
 
+  /// A changed host key is its own error (not a refused sign-in: no password helps), with ssh's
+  /// line and what to do, and nobody is asked to accept it.
+  @Test func aChangedHostKeyIsRefusedAsSuchAndNeverAsked() async throws {
+    let server = try PrivateSSHServer()
+    defer { server.stop() }
+    let configuration = try server.configuration(name: "changed")
+    let first = try await SFTPClient.connect(configuration, prompts: PromptRecorder(answer: .refuse).handler)
+    first.close()
+    try server.changeHostKey()
+    let asked = PromptRecorder(answer: .accept)
+    let error = await #expect(throws: SFTPError.self) { try await SFTPClient.connect(configuration, prompts: asked.handler) }
+    #expect(error?.code == .hostKeyChanged, "\(String(describing: error))")
+    #expect(error?.message.contains("ssh-keygen -R") == true && error?.message.contains("\n") == false)
+    #expect(asked.prompts.filter { $0.kind == .hostKey }.isEmpty, "never offered to accept it")
+  }
+
   @Test func aLoginShellThatPrintsIsNamedWithItsBytes() async throws {
     let server = try PrivateSSHServer()
     defer { server.stop() }
