@@ -104,9 +104,11 @@ extension S3Client {
     if root.name == "Error" {
       throw Self.error(fromXML: root, status: Int(response.status.code), headers: response.headers, context: context)
     }
-    guard root.name == "CompleteMultipartUploadResult", let etag = root.string("ETag") else {
-      throw S3Error.malformed("\(context): a \(root.name) without an ETag")
+    // moto 5.2.1 names the root CompleteMultipartUploadResponse; AWS …Result.
+    guard root.name == "CompleteMultipartUploadResult" || root.name == "CompleteMultipartUploadResponse" else {
+      throw S3Error.malformed("\(context): a \(root.name) instead of the completed upload")
     }
+    guard let etag = root.string("ETag") else { throw S3Error.malformed("\(context): no ETag") }
     return S3WriteResult(etag: etag, versionID: response.headers.first(name: "x-amz-version-id"))
   }
 
@@ -129,7 +131,10 @@ extension S3Client {
       var query: [(name: String, value: String)] = [("uploadId", uploadID), ("max-parts", "1000")]
       if let marker { query.append(("part-number-marker", marker)) }
       let root = try await sendForXML(Request(method: .GET, path: endpoint.path(forFullKey: full), query: query, context: context))
-      guard root.name == "ListPartsResult" else { throw S3Error.malformed("\(context): a \(root.name)") }
+      // moto 5.2.1 names the root ListPartsResponse; AWS ListPartsResult.
+      guard root.name == "ListPartsResult" || root.name == "ListPartsResponse" else {
+        throw S3Error.malformed("\(context): a \(root.name)")
+      }
       for part in root.children("Part") {
         guard let number = part.string("PartNumber").flatMap({ Int($0) }), let etag = part.string("ETag") else {
           throw S3Error.malformed("\(context): a part without its number or ETag")

@@ -19,10 +19,13 @@ import SSHTestSupport
 /// docs/remote-providers.md §5). The two buckets are then made with the new key: ``plainBucket``,
 /// and ``versionedBucket`` with versioning on.
 ///
-/// moto 5.2.1's own check cannot verify some keys any client signs correctly: it recomputes the
-/// canonical path from werkzeug's re-quoted URL, so keys with `+`, `%`, `$`, `&`, `;`, `=` or
-/// non-ASCII fail with SignatureDoesNotMatch whoever signs them (boto3 does too). Tests of such
-/// names use `authentication: false`, where moto takes any signature.
+/// moto 5.2.1's own check cannot verify many requests any client signs correctly: it recomputes
+/// the canonical request from werkzeug's re-quoted URL, so a key with `+ % $ & ; =` or non-ASCII,
+/// and any query value with a `/` (`delimiter=/`, `prefix=a/`) fail with SignatureDoesNotMatch
+/// whoever signs them (boto3 as well). moto is therefore started through ``verifierPatch``, which
+/// hands moto's verifier the canonical URI and query as AWS computes them: the request target as
+/// received, percent-decoded to bytes and encoded again by SigV4's rule. The check stays as
+/// strict as AWS's — a signature over anything else than the bytes sent still fails.
 public final class MotoServer: @unchecked Sendable {
   public let folder: String
   public let port: Int
@@ -48,6 +51,8 @@ public final class MotoServer: @unchecked Sendable {
     folder = String(cString: made)
     authenticates = authentication
     let log = folder + "/moto.log"
+    let script = folder + "/moto_server.py"
+    try Self.verifierPatch.write(toFile: script, atomically: true, encoding: .utf8)
 
     var started: (Int, pid_t)?
     var lastLog = ""
@@ -56,8 +61,7 @@ public final class MotoServer: @unchecked Sendable {
       var environment = ["PYTHONUNBUFFERED=1"]
       if authentication { environment.append("INITIAL_NO_AUTH_ACTION_COUNT=3") }
       let pid = try ChildProcess.start(
-        "/usr/bin/env", environment + [python, "-m", "moto.server", "-H", "127.0.0.1", "-p", String(port)],
-        stderrPath: log)
+        "/usr/bin/env", environment + [python, script, "-H", "127.0.0.1", "-p", String(port)], stderrPath: log)
       if Loopback.waitUntilAccepting(port: port, while: pid) {
         started = (port, pid)
         break
@@ -109,16 +113,59 @@ public final class MotoServer: @unchecked Sendable {
 
   public var log: String { (try? String(contentsOfFile: folder + "/moto.log", encoding: .utf8)) ?? "" }
 
-  /// Stops moto (SIGTERM to its pid, then waits for it) and removes its folder. Safe to call twice.
+  /// Stops moto (SIGKILL to its pid, then waits for it) and removes its folder. Safe to call twice.
+  /// Not SIGTERM: moto's handler exits the main thread, and a connection the HTTP client keeps
+  /// open holds a request thread that keeps the process alive.
   public func stop() {
     guard !stopped else { return }
     stopped = true
-    kill(pid, SIGTERM)
+    kill(pid, SIGKILL)
     _ = ChildProcess.wait(pid)
     try? FileManager.default.removeItem(atPath: folder)
   }
 
   // MARK: Setting up
+
+  /// moto's server with its SigV4 check given AWS's canonical URI (see the type's comment).
+  /// `setup_class` keeps werkzeug's `RAW_URI` (the request target as received); around the check,
+  /// the URL moto reads its path and query from is that target made canonical.
+  static let verifierPatch = #"""
+    import sys
+    from urllib.parse import quote, unquote_to_bytes
+    import moto.core.authorization as authorization
+    import moto.core.responses as responses
+
+    def canonical(target):
+        path, _, query = target.partition("?")
+        pairs = []
+        for pair in query.split("&") if query else []:
+            name, _, value = pair.partition("=")
+            pairs.append((quote(unquote_to_bytes(name), safe="-_.~"), quote(unquote_to_bytes(value), safe="-_.~")))
+        query = "&".join(f"{name}={value}" for name, value in sorted(pairs))
+        return quote(unquote_to_bytes(path), safe="/-_.~") + ("?" + query if query else "")
+
+    setup_class = responses.BaseResponse.setup_class
+    def keep_raw_target(self, request, *args, **kwargs):
+        self.folio_raw_target = getattr(request, "environ", {}).get("RAW_URI")
+        return setup_class(self, request, *args, **kwargs)
+    responses.BaseResponse.setup_class = keep_raw_target
+
+    check = authorization.ActionAuthenticatorMixin._authenticate_and_authorize_action
+    def check_canonical(self, *args, **kwargs):
+        raw = getattr(self, "folio_raw_target", None)
+        if not raw:
+            return check(self, *args, **kwargs)
+        uri = self.uri
+        self.uri = "http://verifier" + canonical(raw)
+        try:
+            return check(self, *args, **kwargs)
+        finally:
+            self.uri = uri
+    authorization.ActionAuthenticatorMixin._authenticate_and_authorize_action = check_canonical
+
+    from moto.server import main
+    main(sys.argv[1:])
+    """#
 
   /// python3 on PATH (pyenv's shim, /usr/bin, /usr/local/bin).
   private static func findPython() throws -> String {

@@ -38,6 +38,23 @@ struct S3ClientAnswerTests {
     #expect(request.headers["x-amz-copy-source"] == "/b/a")
   }
 
+  @Test func aCopySendsItsSourceEncodedWithItsConditions() async throws {
+    let answer = "<CopyObjectResult><ETag>\"e\"</ETag></CopyObjectResult>"
+    let server = try ScriptedHTTPServer { _, _ in ScriptedHTTPServer.answer("200 OK", headers: [("x-amz-version-id", "v2")], xml: answer) }
+    defer { server.stop() }
+    let result = try await client(server, prefix: "p").copyObject(
+      from: Array("a b+c/é%?".utf8), sourceVersionID: "v/1", to: Array("d".utf8), sourceIfMatch: "\"s\"",
+      condition: .ifNoneMatch, metadata: ["folio-sha256": "abc"])
+    #expect(result.etag == "\"e\"" && result.versionID == "v2")
+    let request = try #require(server.requests.first)
+    #expect(request.headers["x-amz-copy-source"] == "/b/p/a%20b%2Bc/%C3%A9%25%3F?versionId=v%2F1")
+    #expect(request.headers["x-amz-copy-source-if-match"] == "\"s\"")
+    #expect(request.headers["if-none-match"] == "*")
+    #expect(request.headers["x-amz-metadata-directive"] == "REPLACE")
+    #expect(request.headers["x-amz-meta-folio-sha256"] == "abc")
+    #expect(request.target == "/b/p/d")
+  }
+
   @Test func anErrorInsideA200CompletionIsAnError() async throws {
     let server = try ScriptedHTTPServer { _, _ in ScriptedHTTPServer.answer("200 OK", xml: Self.internalError) }
     defer { server.stop() }

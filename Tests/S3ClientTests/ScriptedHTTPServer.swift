@@ -24,6 +24,7 @@ final class ScriptedHTTPServer: @unchecked Sendable {
   private var received: [Received] = []
   private let script: @Sendable (Received, Int) -> [UInt8]
   private var stopped = false
+  private let ended = DispatchSemaphore(value: 0)
 
   /// - Parameter script: The raw answer to the n-th request (0-based).
   init(script: @escaping @Sendable (Received, Int) -> [UInt8]) throws {
@@ -51,10 +52,17 @@ final class ScriptedHTTPServer: @unchecked Sendable {
 
   var requests: [Received] { lock.withLock { received } }
 
+  /// Stops accepting and waits for the serving thread to end. The thread closes the listening
+  /// socket itself: closed here, its number could be reused by another test's server while the
+  /// thread still calls `accept` on it, and that thread would then answer the other test.
   func stop() {
-    lock.withLock { stopped = true }
+    let first = lock.withLock { () -> Bool in
+      defer { stopped = true }
+      return !stopped
+    }
+    guard first else { return }
     shutdown(listener, Int32(SHUT_RDWR))
-    close(listener)
+    ended.wait()
   }
 
   /// A whole answer: status line, headers (Content-Length added), body.
@@ -70,13 +78,18 @@ final class ScriptedHTTPServer: @unchecked Sendable {
   }
 
   private func serve() {
+    defer {
+      close(listener)
+      ended.signal()
+    }
     var count = 0
     while true {
       let connection = accept(listener, nil, nil)
-      if connection < 0 {
-        if lock.withLock({ stopped }) { return }
-        continue
+      if lock.withLock({ stopped }) {
+        if connection >= 0 { close(connection) }
+        return
       }
+      if connection < 0 { continue }
       if let request = read(connection) {
         let index = count
         count += 1
