@@ -46,7 +46,8 @@ public struct AWSCredentialsLoader: Sendable {
     let fromCredentials = credentialsFile?.settings(profile: profile, kind: .credentials)
     let fromConfig = configFile?.settings(profile: profile, kind: .config)
 
-    let region = nonEmpty("AWS_REGION") ?? nonEmpty("AWS_DEFAULT_REGION") ?? fromConfig?["region"].flatMap(Self.nonEmpty)
+    let region =
+      nonEmpty("AWS_REGION") ?? nonEmpty("AWS_DEFAULT_REGION") ?? fromConfig?["region"].flatMap(Self.nonEmpty)
     let endpoint =
       nonEmpty("AWS_ENDPOINT_URL_S3") ?? nonEmpty("AWS_ENDPOINT_URL")
       ?? fromConfig?["s3.endpoint_url"].flatMap(Self.nonEmpty) ?? fromConfig?["endpoint_url"].flatMap(Self.nonEmpty)
@@ -70,7 +71,9 @@ public struct AWSCredentialsLoader: Sendable {
       }
     }
 
-    if let settings = fromCredentials, let credentials = try keys(in: settings, profile: profile, path: credentialsFilePath) {
+    if let settings = fromCredentials,
+      let credentials = try keys(in: settings, profile: profile, path: credentialsFilePath)
+    {
       return resolved(credentials, .credentialsFile(path: credentialsFilePath, profile: profile))
     }
     if let settings = fromConfig, let credentials = try keys(in: settings, profile: profile, path: configFilePath) {
@@ -100,7 +103,8 @@ public struct AWSCredentialsLoader: Sendable {
     let secret = settings["aws_secret_access_key"].flatMap(Self.nonEmpty)
     switch (id, secret) {
     case (let id?, let secret?):
-      let token = settings["aws_session_token"].flatMap(Self.nonEmpty) ?? settings["aws_security_token"].flatMap(Self.nonEmpty)
+      let token =
+        settings["aws_session_token"].flatMap(Self.nonEmpty) ?? settings["aws_security_token"].flatMap(Self.nonEmpty)
       return S3Credentials(accessKeyID: id, secretAccessKey: secret, sessionToken: token)
     case (nil, nil):
       return nil

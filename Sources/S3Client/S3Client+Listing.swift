@@ -54,12 +54,17 @@ extension S3Client {
     if !fullPrefix.isEmpty { query.append(("prefix", String(decoding: fullPrefix, as: UTF8.self))) }
     if let delimiter { query.append(("delimiter", delimiter)) }
     if let continuationToken { query.append(("continuation-token", continuationToken)) }
-    if let startAfter { query.append(("start-after", String(decoding: try endpoint.fullKey(startAfter), as: UTF8.self))) }
+    if let startAfter {
+      query.append(("start-after", String(decoding: try endpoint.fullKey(startAfter), as: UTF8.self)))
+    }
     let context = "listing \(display(fullPrefix.isEmpty ? Array(endpoint.bucket.utf8) : fullPrefix))"
     let root = try await sendForXML(Request(method: .GET, path: endpoint.bucketPath, query: query, context: context))
-    guard root.name == "ListBucketResult" else { throw S3Error.malformed("\(context): a \(root.name) instead of a listing") }
+    guard root.name == "ListBucketResult" else {
+      throw S3Error.malformed("\(context): a \(root.name) instead of a listing")
+    }
 
-    let keys = KeyReader(encoded: root.string("EncodingType") == "url", endpoint: endpoint, prefix: fullPrefix, context: context)
+    let keys = KeyReader(
+      encoded: root.string("EncodingType") == "url", endpoint: endpoint, prefix: fullPrefix, context: context)
     var page = S3ListPage(objects: [], commonPrefixes: [], isTruncated: root.string("IsTruncated") == "true")
     for entry in root.children("Contents") {
       guard let key = try keys.relative(entry.string("Key")), let size = entry.string("Size").flatMap({ Int64($0) }),

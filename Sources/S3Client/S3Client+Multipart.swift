@@ -46,7 +46,9 @@ extension S3Client {
     if let contentType { headers.append(("Content-Type", contentType)) }
     let context = "starting an upload of \(display(full))"
     let root = try await sendForXML(
-      Request(method: .POST, path: endpoint.path(forFullKey: full), query: [("uploads", "")], headers: headers, context: context))
+      Request(
+        method: .POST, path: endpoint.path(forFullKey: full), query: [("uploads", "")], headers: headers,
+        context: context))
     guard root.name == "InitiateMultipartUploadResult", let id = root.string("UploadId"), !id.isEmpty else {
       throw S3Error.malformed("\(context): no UploadId")
     }
@@ -130,7 +132,8 @@ extension S3Client {
     while true {
       var query: [(name: String, value: String)] = [("uploadId", uploadID), ("max-parts", "1000")]
       if let marker { query.append(("part-number-marker", marker)) }
-      let root = try await sendForXML(Request(method: .GET, path: endpoint.path(forFullKey: full), query: query, context: context))
+      let root = try await sendForXML(
+        Request(method: .GET, path: endpoint.path(forFullKey: full), query: query, context: context))
       // moto 5.2.1 names the root ListPartsResponse; AWS ListPartsResult.
       guard root.name == "ListPartsResult" || root.name == "ListPartsResponse" else {
         throw S3Error.malformed("\(context): a \(root.name)")
@@ -182,8 +185,12 @@ extension S3Client {
       }
       guard root.string("IsTruncated") == "true" else { break }
       // The markers go back as the server wrote them, decoded when they were encoded.
-      let nextKey = root.string("NextKeyMarker").flatMap { encoded ? S3URIEncoding.decodeURLEncoded($0) : Array($0.utf8) }
-      guard let nextKey, !nextKey.isEmpty else { throw S3Error.malformed("\(context): a truncated page without a marker") }
+      let nextKey = root.string("NextKeyMarker").flatMap {
+        encoded ? S3URIEncoding.decodeURLEncoded($0) : Array($0.utf8)
+      }
+      guard let nextKey, !nextKey.isEmpty else {
+        throw S3Error.malformed("\(context): a truncated page without a marker")
+      }
       keyMarker = String(decoding: nextKey, as: UTF8.self)
       uploadMarker = root.string("NextUploadIdMarker")
     }

@@ -97,7 +97,8 @@ extension S3Client {
         method: .DELETE, path: endpoint.path(forFullKey: full), query: query,
         headers: ifMatch.map { [("If-Match", $0)] } ?? [], context: "deleting \(display(full))"))
     return S3DeleteResult(
-      versionID: headers.first(name: "x-amz-version-id"), isDeleteMarker: headers.first(name: "x-amz-delete-marker") == "true")
+      versionID: headers.first(name: "x-amz-version-id"),
+      isDeleteMarker: headers.first(name: "x-amz-delete-marker") == "true")
   }
 
   /// CopyObject within the bucket: one request, atomic, up to 5 GiB (above that S3 refuses, and
@@ -126,7 +127,8 @@ extension S3Client {
       headers += try Self.metadataHeaders(metadata)
     }
     let context = "copying \(display(from)) to \(display(to))"
-    let response = try await send(Request(method: .PUT, path: endpoint.path(forFullKey: to), headers: headers, context: context))
+    let response = try await send(
+      Request(method: .PUT, path: endpoint.path(forFullKey: to), headers: headers, context: context))
     let bytes = try await Self.collect(response, limit: Self.xmlLimit, context: context)
     let root = try S3XMLElement.parse(bytes, what: "the answer to \(context)")
     if root.name == "Error" {

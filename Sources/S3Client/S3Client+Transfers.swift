@@ -66,7 +66,9 @@ extension S3Client {
     if let range {
       guard response.status.code == 206, let contentRange = response.headers.first(name: "content-range"),
         let (first, size) = Self.parseContentRange(contentRange), first == range.start
-      else { throw S3Error.malformed("\(context): the server did not answer the range \(range.header) with that range") }
+      else {
+        throw S3Error.malformed("\(context): the server did not answer the range \(range.header) with that range")
+      }
       total = size
     }
     let info = S3ObjectInfo(headers: response.headers, size: total)
@@ -134,14 +136,20 @@ extension S3Client {
         body: .file(path: path, offset: 0, length: size, sha256: sha256, progress: progress),
         context: "writing \(display(full))"))
     progress?(size, size)
-    guard let etag = headersBack.first(name: "etag") else { throw S3Error.malformed("writing \(display(full)): no ETag") }
+    guard let etag = headersBack.first(name: "etag") else {
+      throw S3Error.malformed("writing \(display(full)): no ETag")
+    }
     return S3WriteResult(etag: etag, versionID: headersBack.first(name: "x-amz-version-id"))
   }
 
   static func checkDigest(_ sha256: String) throws {
     guard sha256.utf8.count == 64,
-      sha256.utf8.allSatisfy({ ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "f")) })
-    else { throw S3Error(.invalidArgument, "\(S3DisplayText.escape(Array(sha256.utf8))) is not a SHA-256 in lower-case hex") }
+      sha256.utf8.allSatisfy({
+        ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "f"))
+      })
+    else {
+      throw S3Error(.invalidArgument, "\(S3DisplayText.escape(Array(sha256.utf8))) is not a SHA-256 in lower-case hex")
+    }
   }
 
   /// `bytes FIRST-LAST/TOTAL` → (FIRST, TOTAL); TOTAL `*` is refused (S3 always knows it).

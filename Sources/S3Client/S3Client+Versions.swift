@@ -75,7 +75,8 @@ extension S3Client {
     let root = try await sendForXML(Request(method: .GET, path: endpoint.bucketPath, query: query, context: context))
     guard root.name == "ListVersionsResult" else { throw S3Error.malformed("\(context): a \(root.name)") }
 
-    let keys = KeyReader(encoded: root.string("EncodingType") == "url", endpoint: endpoint, prefix: fullPrefix, context: context)
+    let keys = KeyReader(
+      encoded: root.string("EncodingType") == "url", endpoint: endpoint, prefix: fullPrefix, context: context)
     var page = S3VersionPage(versions: [], commonPrefixes: [], isTruncated: root.string("IsTruncated") == "true")
     for entry in root.children where entry.name == "Version" || entry.name == "DeleteMarker" {
       let isMarker = entry.name == "DeleteMarker"
@@ -120,7 +121,8 @@ extension S3Client {
       headers.append(("Content-Type", "application/xml"))
     }
     try await sendDiscardingBody(
-      Request(method: .PUT, path: endpoint.bucketPath, headers: headers, body: body, context: "creating \(endpoint.bucket)"))
+      Request(
+        method: .PUT, path: endpoint.bucketPath, headers: headers, body: body, context: "creating \(endpoint.bucket)"))
   }
 
   /// PutBucketVersioning: turn versioning on, or suspend it.

@@ -111,7 +111,8 @@ public final class S3Client: Sendable {
     }
     let root = try S3XMLElement.parse(bytes, what: "the answer to \(request.context)")
     if root.name == "Error" {
-      throw Self.error(fromXML: root, status: Int(response.status.code), headers: response.headers, context: request.context)
+      throw Self.error(
+        fromXML: root, status: Int(response.status.code), headers: response.headers, context: request.context)
     }
     return root
   }

@@ -40,10 +40,11 @@ public final class MotoServer: @unchecked Sendable {
 
   public var endpointURL: String { "http://127.0.0.1:\(port)" }
 
+  /// - Parameter python: The interpreter to run moto with; python3 on PATH when nil.
   /// - Throws: ``FixtureError`` with what to install when python3 or moto is missing, or what moto
   ///   said when it did not start.
-  public init(authentication: Bool = true) async throws {
-    let python = try Self.findPython()
+  public init(authentication: Bool = true, python: String? = nil) async throws {
+    let python = try python ?? Self.findPython()
     var template = Array("/tmp/folio-moto-XXXXXX".utf8CString)
     guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
       throw FixtureError("mkdtemp failed")
@@ -173,7 +174,8 @@ public final class MotoServer: @unchecked Sendable {
     for folder in path.split(separator: ":") where access("\(folder)/python3", X_OK) == 0 {
       return "\(folder)/python3"
     }
-    throw FixtureError("python3 is not installed; moto needs it (apt-get install python3 python3-pip; pip install 'moto[server]')")
+    throw FixtureError(
+      "python3 is not installed; moto needs it (apt-get install python3 python3-pip; pip install 'moto[server]')")
   }
 
   /// IAM CreateUser, CreateAccessKey and PutUserPolicy (allow everything): the three requests moto
@@ -225,7 +227,8 @@ public final class MotoServer: @unchecked Sendable {
     var out = ""
     for byte in text.utf8 {
       switch byte {
-      case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+      case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"),
         UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
         out.unicodeScalars.append(Unicode.Scalar(byte))
       default:
@@ -236,7 +239,8 @@ public final class MotoServer: @unchecked Sendable {
   }
 
   private static func element(_ name: String, in xml: String) -> String? {
-    guard let start = xml.range(of: "<\(name)>"), let end = xml.range(of: "</\(name)>", range: start.upperBound..<xml.endIndex)
+    guard let start = xml.range(of: "<\(name)>"),
+      let end = xml.range(of: "</\(name)>", range: start.upperBound..<xml.endIndex)
     else { return nil }
     return String(xml[start.upperBound..<end.lowerBound])
   }

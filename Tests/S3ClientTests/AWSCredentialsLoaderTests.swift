@@ -10,7 +10,9 @@ struct AWSCredentialsLoaderTests {
     init(credentials: String? = nil, config: String? = nil) throws {
       path = FileManager.default.temporaryDirectory.appendingPathComponent("folio-aws-\(UUID().uuidString)").path
       try FileManager.default.createDirectory(atPath: path + "/.aws", withIntermediateDirectories: true)
-      if let credentials { try credentials.write(toFile: path + "/.aws/credentials", atomically: true, encoding: .utf8) }
+      if let credentials {
+        try credentials.write(toFile: path + "/.aws/credentials", atomically: true, encoding: .utf8)
+      }
       if let config { try config.write(toFile: path + "/.aws/config", atomically: true, encoding: .utf8) }
     }
     deinit { try? FileManager.default.removeItem(atPath: path) }
@@ -22,38 +24,38 @@ struct AWSCredentialsLoaderTests {
 
   static let files = (
     credentials: """
-      # the CLI writes this
-      [default]
-      aws_access_key_id = AKIADEFAULT
-      aws_secret_access_key = default/secret+key
+    # the CLI writes this
+    [default]
+    aws_access_key_id = AKIADEFAULT
+    aws_secret_access_key = default/secret+key
 
-      [work]
-      aws_access_key_id=AKIAWORK
-      aws_secret_access_key=work-secret
-      aws_session_token = work-token
-      """,
+    [work]
+    aws_access_key_id=AKIAWORK
+    aws_secret_access_key=work-secret
+    aws_session_token = work-token
+    """,
     config: """
-      [default]
-      region = eu-west-3
+    [default]
+    region = eu-west-3
 
-      [profile work]
-      region = ap-south-1
-      s3 =
-        addressing_style = path
-        endpoint_url = https://minio.example:9000
+    [profile work]
+    region = ap-south-1
+    s3 =
+      addressing_style = path
+      endpoint_url = https://minio.example:9000
 
-      [profile onlyconfig]
-      aws_access_key_id = AKIACONFIG
-      aws_secret_access_key = config-secret
-      region=us-west-2
+    [profile onlyconfig]
+    aws_access_key_id = AKIACONFIG
+    aws_secret_access_key = config-secret
+    region=us-west-2
 
-      [profile sso]
-      sso_session = corp
-      sso_account_id = 1234
+    [profile sso]
+    sso_session = corp
+    sso_account_id = 1234
 
-      [profile tool]
-      credential_process = /usr/bin/get-keys
-      """
+    [profile tool]
+    credential_process = /usr/bin/get-keys
+    """
   )
 
   @Test func theEnvironmentComesFirst() throws {
@@ -62,7 +64,9 @@ struct AWSCredentialsLoaderTests {
       "AWS_ACCESS_KEY_ID": "AKIAENV", "AWS_SECRET_ACCESS_KEY": "env-secret", "AWS_SESSION_TOKEN": "env-token",
       "AWS_REGION": "sa-east-1", "AWS_DEFAULT_REGION": "ignored-1",
     ]).load()
-    #expect(found.credentials == S3Credentials(accessKeyID: "AKIAENV", secretAccessKey: "env-secret", sessionToken: "env-token"))
+    #expect(
+      found.credentials
+        == S3Credentials(accessKeyID: "AKIAENV", secretAccessKey: "env-secret", sessionToken: "env-token"))
     #expect(found.source == .environment)
     #expect(found.region == "sa-east-1")
   }
@@ -79,7 +83,9 @@ struct AWSCredentialsLoaderTests {
   @Test func aProfileFromAWSProfileOrNamedWithItsConfigSection() throws {
     let home = try Home(credentials: Self.files.credentials, config: Self.files.config)
     let byEnvironment = try home.loader(["AWS_PROFILE": "work"]).load()
-    #expect(byEnvironment.credentials == S3Credentials(accessKeyID: "AKIAWORK", secretAccessKey: "work-secret", sessionToken: "work-token"))
+    #expect(
+      byEnvironment.credentials
+        == S3Credentials(accessKeyID: "AKIAWORK", secretAccessKey: "work-secret", sessionToken: "work-token"))
     #expect(byEnvironment.region == "ap-south-1")
     #expect(byEnvironment.endpointURL == "https://minio.example:9000")
 
@@ -102,7 +108,8 @@ struct AWSCredentialsLoaderTests {
     let home = try Home()
     try "[default]\naws_access_key_id = AKIAMOVED\naws_secret_access_key = moved\n"
       .write(toFile: home.path + "/elsewhere-credentials", atomically: true, encoding: .utf8)
-    try "[default]\r\nregion = eu-north-1\r\n".write(toFile: home.path + "/elsewhere-config", atomically: true, encoding: .utf8)
+    try "[default]\r\nregion = eu-north-1\r\n".write(
+      toFile: home.path + "/elsewhere-config", atomically: true, encoding: .utf8)
     let loader = home.loader([
       "AWS_SHARED_CREDENTIALS_FILE": "~/elsewhere-credentials", "AWS_CONFIG_FILE": home.path + "/elsewhere-config",
     ])

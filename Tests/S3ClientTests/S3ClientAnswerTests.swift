@@ -14,7 +14,8 @@ struct S3ClientAnswerTests {
   static let credentials = S3Credentials(accessKeyID: "AKIATEST", secretAccessKey: "secret")
 
   func client(_ server: ScriptedHTTPServer, prefix: String = "") throws -> S3Client {
-    S3Client(endpoint: try S3Endpoint(bucket: "b", prefix: prefix, endpoint: server.endpoint), credentials: Self.credentials)
+    S3Client(
+      endpoint: try S3Endpoint(bucket: "b", prefix: prefix, endpoint: server.endpoint), credentials: Self.credentials)
   }
 
   static let internalError = """
@@ -40,7 +41,9 @@ struct S3ClientAnswerTests {
 
   @Test func aCopySendsItsSourceEncodedWithItsConditions() async throws {
     let answer = "<CopyObjectResult><ETag>\"e\"</ETag></CopyObjectResult>"
-    let server = try ScriptedHTTPServer { _, _ in ScriptedHTTPServer.answer("200 OK", headers: [("x-amz-version-id", "v2")], xml: answer) }
+    let server = try ScriptedHTTPServer { _, _ in
+      ScriptedHTTPServer.answer("200 OK", headers: [("x-amz-version-id", "v2")], xml: answer)
+    }
     defer { server.stop() }
     let result = try await client(server, prefix: "p").copyObject(
       from: Array("a b+c/é%?".utf8), sourceVersionID: "v/1", to: Array("d".utf8), sourceIfMatch: "\"s\"",
@@ -70,8 +73,12 @@ struct S3ClientAnswerTests {
 
   @Test func aRangeTheServerIgnoredWritesNothing() async throws {
     let body = Array(repeating: UInt8(ascii: "x"), count: 100)
-    let server = try ScriptedHTTPServer { _, _ in
-      ScriptedHTTPServer.answer("200 OK", headers: [("ETag", "\"e\"")], body: body)
+    let server = try ScriptedHTTPServer { _, index in
+      // The whole object; then a 200 that names the range but is not a partial answer.
+      index == 0
+        ? ScriptedHTTPServer.answer("200 OK", headers: [("ETag", "\"e\"")], body: body)
+        : ScriptedHTTPServer.answer(
+          "200 OK", headers: [("ETag", "\"e\""), ("Content-Range", "bytes 10-19/100")], body: Array(body[10...19]))
     }
     defer { server.stop() }
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("folio-s3-range-\(UUID())").path
@@ -84,13 +91,18 @@ struct S3ClientAnswerTests {
       try await client(server).getObject(Array("k".utf8), range: S3ByteRange(start: 10, end: 19), to: fd)
     }
     #expect(error?.code == .malformed)
+    let second = await #expect(throws: S3Error.self) {
+      try await client(server).getObject(Array("k".utf8), range: S3ByteRange(start: 10, end: 19), to: fd)
+    }
+    #expect(second?.code == .malformed)
     #expect(lseek(fd, 0, SEEK_END) == 0)
-    #expect(server.requests.first?.headers["range"] == "bytes=10-19")
+    #expect(server.requests.map { $0.headers["range"] } == ["bytes=10-19", "bytes=10-19"])
   }
 
   @Test func aBodyShorterThanAnnouncedIsNotADownload() async throws {
     let server = try ScriptedHTTPServer { _, _ in
-      ScriptedHTTPServer.answer("200 OK", headers: [("ETag", "\"e\"")], body: Array(repeating: 1, count: 10), contentLength: 50)
+      ScriptedHTTPServer.answer(
+        "200 OK", headers: [("ETag", "\"e\"")], body: Array(repeating: 1, count: 10), contentLength: 50)
     }
     defer { server.stop() }
     let fd = open("/dev/null", O_WRONLY)

@@ -67,7 +67,8 @@ struct S3ClientListingTests {
   /// Without a line feed: moto routes a key with `\n` to nothing (its URL pattern's `.` does not
   /// match it, a 404 whoever sends it); AWS stores it. Carriage return and the other C0 bytes stay.
   static let hostileNames: [String] = [
-    "c0-" + String(String.UnicodeScalarView((1...0x1F).filter { $0 != 0x0A }.compactMap(Unicode.Scalar.init) + ["\u{7F}"])),
+    "c0-"
+      + String(String.UnicodeScalarView((1...0x1F).filter { $0 != 0x0A }.compactMap(Unicode.Scalar.init) + ["\u{7F}"])),
     "\r\tlead", "trail\t\u{0B}", " ", "   ", ".", "..", ".dot", "trailing.", "~tilde", "tilde~",
     "c1-\u{80}\u{9B}\u{9F}",
     "\u{1B}[31mred", "\u{1B}[2J", "\u{1B}[1A\rharmless", "\u{1B}]0;pwn\u{07}", "\u{1B}]52;c;cHduZWQ=\u{07}",

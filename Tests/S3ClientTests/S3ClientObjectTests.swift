@@ -15,7 +15,8 @@ struct S3ClientObjectTests {
     defer { content.remove() }
     let source = Array("from here/a b.txt".utf8)
     let put = try await s3.putObject(
-      source, fromFile: content.path, size: content.size, sha256: content.sha256, metadata: ["folio-sha256": content.sha256])
+      source, fromFile: content.path, size: content.size, sha256: content.sha256,
+      metadata: ["folio-sha256": content.sha256])
 
     let copy = try await s3.copyObject(from: source, to: Array("to there/a b.txt".utf8), sourceIfMatch: put.etag)
     #expect(copy.etag == put.etag)
@@ -117,7 +118,9 @@ struct S3ClientObjectTests {
     let content = try LocalFile.holding([7])
     defer { content.remove() }
     for name in ["p/a", "p/b", "p/c"] {
-      for _ in 0..<2 { _ = try await s3.putObject(Array(name.utf8), fromFile: content.path, size: 1, sha256: content.sha256) }
+      for _ in 0..<2 {
+        _ = try await s3.putObject(Array(name.utf8), fromFile: content.path, size: 1, sha256: content.sha256)
+      }
     }
     var seen: [String] = []
     var keyMarker: [UInt8]?
@@ -158,7 +161,9 @@ struct S3ClientObjectTests {
 
     // The right key still works: the server checks, it does not refuse everything.
     #expect(try await server.client(bucket: server.plainBucket).listObjects().objects.isEmpty)
-    let noBucket = await #expect(throws: S3Error.self) { try await server.client(bucket: "no-such-bucket").listObjects() }
+    let noBucket = await #expect(throws: S3Error.self) {
+      try await server.client(bucket: "no-such-bucket").listObjects()
+    }
     #expect(noBucket?.code == .noSuchBucket)
   }
 }

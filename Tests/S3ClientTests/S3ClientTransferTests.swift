@@ -39,7 +39,8 @@ struct S3ClientTransferTests {
     #expect(download.sha256 == file.sha256)
     #expect(download.bytesWritten == file.size)
     #expect(download.info.metadata["folio-sha256"] == file.sha256)
-    #expect(try LocalFile(path: target.path, size: file.size, sha256: "").sha256(offset: 0, length: file.size) == file.sha256)
+    #expect(
+      try LocalFile(path: target.path, size: file.size, sha256: "").sha256(offset: 0, length: file.size) == file.sha256)
     // Streamed to the file as it came: midway, the file already held what had arrived, and no
     // step was anywhere near the whole body.
     let midway = received.all.filter { $0.completed > 0 && $0.completed < file.size }
@@ -93,15 +94,18 @@ struct S3ClientTransferTests {
       second.remove()
     }
     let key = Array("conditional.txt".utf8)
-    let created = try await s3.putObject(key, fromFile: first.path, size: first.size, sha256: first.sha256, condition: .ifNoneMatch)
+    let created = try await s3.putObject(
+      key, fromFile: first.path, size: first.size, sha256: first.sha256, condition: .ifNoneMatch)
 
     let again = await #expect(throws: S3Error.self) {
-      try await s3.putObject(key, fromFile: second.path, size: second.size, sha256: second.sha256, condition: .ifNoneMatch)
+      try await s3.putObject(
+        key, fromFile: second.path, size: second.size, sha256: second.sha256, condition: .ifNoneMatch)
     }
     #expect(again?.code == .preconditionFailed)
     #expect(again?.httpStatus == 412)
     let wrongBase = await #expect(throws: S3Error.self) {
-      try await s3.putObject(key, fromFile: second.path, size: second.size, sha256: second.sha256, condition: .ifMatch("\"bogus\""))
+      try await s3.putObject(
+        key, fromFile: second.path, size: second.size, sha256: second.sha256, condition: .ifMatch("\"bogus\""))
     }
     #expect(wrongBase?.code == .preconditionFailed)
     let target = try DownloadTarget()
@@ -187,7 +191,9 @@ struct S3ClientTransferTests {
         sha256: try file.sha256(offset: offset, length: 1 << 20))
       parts.append(S3UploadedPart(partNumber: number, etag: etag))
     }
-    let error = await #expect(throws: S3Error.self) { try await s3.completeMultipartUpload(key, uploadID: id, parts: parts) }
+    let error = await #expect(throws: S3Error.self) {
+      try await s3.completeMultipartUpload(key, uploadID: id, parts: parts)
+    }
     #expect(error?.code == .invalidPart)
   }
 }

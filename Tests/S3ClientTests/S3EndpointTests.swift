@@ -46,7 +46,9 @@ struct S3EndpointTests {
 
   @Test func keysS3CannotCarryAreRefusedBeforeSending() throws {
     let endpoint = try S3Endpoint(bucket: "b", endpoint: "http://127.0.0.1:1")
-    for bad: [UInt8] in [[], [0x63, 0x61, 0x66, 0xE9], [0xFE], [0xC0, 0xAF], [0xED, 0xA0, 0x80], Array(repeating: 0x61, count: 1025)] {
+    for bad: [UInt8] in [
+      [], [0x63, 0x61, 0x66, 0xE9], [0xFE], [0xC0, 0xAF], [0xED, 0xA0, 0x80], Array(repeating: 0x61, count: 1025),
+    ] {
       let error = #expect(throws: S3Error.self) { try endpoint.fullKey(bad) }
       #expect(error?.code == .invalidArgument)
     }

@@ -66,7 +66,9 @@ final class ScriptedHTTPServer: @unchecked Sendable {
   }
 
   /// A whole answer: status line, headers (Content-Length added), body.
-  static func answer(_ status: String, headers: [(String, String)] = [], body: [UInt8] = [], contentLength: Int? = nil) -> [UInt8] {
+  static func answer(_ status: String, headers: [(String, String)] = [], body: [UInt8] = [], contentLength: Int? = nil)
+    -> [UInt8]
+  {
     var head = "HTTP/1.1 \(status)\r\n"
     for (name, value) in headers { head += "\(name): \(value)\r\n" }
     head += "Content-Length: \(contentLength ?? body.count)\r\nConnection: close\r\n\r\n"
@@ -141,7 +143,8 @@ final class ScriptedHTTPServer: @unchecked Sendable {
 
   private static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
     guard haystack.count >= needle.count else { return nil }
-    for start in 0...(haystack.count - needle.count) where haystack[start..<start + needle.count].elementsEqual(needle) {
+    for start in 0...(haystack.count - needle.count) where haystack[start..<start + needle.count].elementsEqual(needle)
+    {
       return start
     }
     return nil

@@ -86,7 +86,8 @@ struct SigV4SignerTests {
       canonicalRequest: "GET\n/%E1%88%B4\n\n\(host)\nhost;x-amz-date\n\(empty)",
       signature: "8318018e0b0f223aa2bbf98705b62bb787dc9c0e678f255a891fd03141be5d85"),
     SuiteCase(
-      name: "get-space", request: "GET /example space/ HTTP/1.1\nHost:example.amazonaws.com\nX-Amz-Date:20150830T123600Z",
+      name: "get-space",
+      request: "GET /example space/ HTTP/1.1\nHost:example.amazonaws.com\nX-Amz-Date:20150830T123600Z",
       canonicalRequest: "GET\n/example%20space/\n\n\(host)\nhost;x-amz-date\n\(empty)",
       signature: "652487583200325589f1fba4c7e578f72c47cb61beeca81406b39ddec1366741"),
     SuiteCase(
@@ -240,7 +241,9 @@ struct SigV4SignerTests {
       #expect(S3URIEncoding.encode(key, keepSlash: true) == expected)
     }
     // In a query, `/` is encoded too, and so is `=` or `&` inside a value.
-    #expect(SigV4Signer.canonicalQuery([("prefix", "a/b c&d=e+f"), ("delimiter", "/")]) == "delimiter=%2F&prefix=a%2Fb%20c%26d%3De%2Bf")
+    #expect(
+      SigV4Signer.canonicalQuery([("prefix", "a/b c&d=e+f"), ("delimiter", "/")])
+        == "delimiter=%2F&prefix=a%2Fb%20c%26d%3De%2Bf")
   }
 
   @Test func aSessionTokenIsSentAndSignedAndTheSecretNeverShows() {
@@ -267,7 +270,9 @@ struct SigV4SignerTests {
   static func sha(_ text: String) -> String { SigV4Signer.sha256Hex(Array(text.utf8)) }
 
   /// The suite's `.req`: the path as written (not encoded), the query decoded into pairs.
-  static func parse(_ request: String) -> (String, String, [(name: String, value: String)], [(name: String, value: String)], String) {
+  static func parse(_ request: String) -> (
+    String, String, [(name: String, value: String)], [(name: String, value: String)], String
+  ) {
     let parts = request.components(separatedBy: "\n\n")
     let lines = parts[0].split(separator: "\n").map(String.init)
     let body = parts.count > 1 ? parts[1] : ""
