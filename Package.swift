@@ -92,6 +92,25 @@ let package = Package(
     .target(name: "SFTPClient", swiftSettings: strict),
     // A private sshd on a loopback port for the tests of SFTPClient, SFTPProvider and `folio`.
     .target(name: "SSHTestSupport", dependencies: ["SFTPClient"], swiftSettings: strict),
+    // S3 and S3-compatible stores over HTTP (AsyncHTTPClient): SigV4 on swift-crypto, listings, objects,
+    // multipart uploads, versions, and credentials as the AWS CLI keeps them.
+    .target(
+      name: "S3Client",
+      dependencies: [
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+        .product(name: "Crypto", package: "swift-crypto"),
+      ],
+      swiftSettings: strict),
+    // moto's S3 server on a loopback port, with signature checking on, for the tests of S3Client.
+    .target(
+      name: "S3TestSupport",
+      dependencies: [
+        "S3Client", "SSHTestSupport", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+      ],
+      swiftSettings: strict),
     // An SFTP location as a path-keyed provider (no feed, no trash): ProviderAPI and SFTPClient only.
     .target(name: "SFTPProvider", dependencies: ["ProviderAPI", "SFTPClient"], swiftSettings: strict),
     // config.toml: openers, custom actions, domains, cache budget, theme.
@@ -171,6 +190,12 @@ let package = Package(
         "SFTPProvider", "SFTPClient", "SSHTestSupport", "ProviderAPI", "TestExecution",
         .product(name: "Crypto", package: "swift-crypto"),
       ],
+      swiftSettings: strict),
+    // S3Client: signing vectors and credential files, then against moto on loopback (needs
+    // `pip install 'moto[server]'`: .ci/run installs it).
+    .testTarget(
+      name: "S3ClientTests",
+      dependencies: ["S3Client", "S3TestSupport", "TestExecution", .product(name: "Crypto", package: "swift-crypto")],
       swiftSettings: strict),
     .testTarget(name: "FolioProtocolTests", dependencies: ["FolioProtocol"], swiftSettings: strict),
     // The real `folio serve` on loopback (TestSupport.ServerProcess): build the folio product first.

@@ -1,0 +1,118 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// One object of a listing, as ListObjectsV2 describes it (no user metadata: HEAD has that).
+public struct S3ObjectSummary: Sendable, Equatable {
+  /// Relative to the endpoint's prefix.
+  public var key: [UInt8]
+  public var size: Int64
+  /// As S3 sent it, quotes included (`"9b2cf5…"`, `"…-3"` for multipart): what `If-Match` takes.
+  public var etag: String
+  public var lastModified: Date?
+  public var storageClass: String?
+}
+
+/// One page of ListObjectsV2.
+public struct S3ListPage: Sendable, Equatable {
+  public var objects: [S3ObjectSummary]
+  /// The "folders": keys up to and including the delimiter, relative to the endpoint's prefix.
+  public var commonPrefixes: [[UInt8]]
+  /// More follows: ask again with ``nextContinuationToken``. A page with `isTruncated == false`
+  /// is the end, the only proof of a complete listing (docs/remote-providers.md §1.3).
+  public var isTruncated: Bool
+  /// Opaque; send it back as is.
+  public var nextContinuationToken: String?
+}
+
+extension S3Client {
+  /// One page of `GET /?list-type=2`: objects and common prefixes under `prefix`, in key order.
+  ///
+  /// Keys are asked for with `encoding-type=url` and decoded, since XML 1.0 cannot carry some key
+  /// bytes. A server that ignores the parameter (and does not echo it) is read as plain text.
+  ///
+  /// - Parameters:
+  ///   - prefix: Relative to the endpoint's prefix; a folder ends with `/`.
+  ///   - delimiter: `/` to list one level; nil for every key below.
+  ///   - continuationToken: The previous page's ``S3ListPage/nextContinuationToken``.
+  ///   - startAfter: List keys after this one (relative): the way to resume when a token is refused.
+  ///   - maxKeys: At most 1000 (S3 caps it there anyway).
+  /// - Throws: ``S3Error``; `.malformed` when a page is truncated without a token, or lists a key
+  ///   outside `prefix`.
+  public func listObjects(
+    prefix: [UInt8] = [], delimiter: String? = "/", continuationToken: String? = nil, startAfter: [UInt8]? = nil,
+    maxKeys: Int = 1000
+  ) async throws -> S3ListPage {
+    let fullPrefix = endpoint.prefix + prefix
+    guard S3URIEncoding.isUTF8(fullPrefix) else {
+      throw S3Error(.invalidArgument, "the prefix \(display(fullPrefix)) is not UTF-8 text, which S3 keys must be")
+    }
+    var query: [(name: String, value: String)] = [
+      ("list-type", "2"), ("encoding-type", "url"), ("max-keys", String(min(max(maxKeys, 1), 1000))),
+    ]
+    if !fullPrefix.isEmpty { query.append(("prefix", String(decoding: fullPrefix, as: UTF8.self))) }
+    if let delimiter { query.append(("delimiter", delimiter)) }
+    if let continuationToken { query.append(("continuation-token", continuationToken)) }
+    if let startAfter {
+      query.append(("start-after", String(decoding: try endpoint.fullKey(startAfter), as: UTF8.self)))
+    }
+    let context = "listing \(display(fullPrefix.isEmpty ? Array(endpoint.bucket.utf8) : fullPrefix))"
+    let root = try await sendForXML(Request(method: .GET, path: endpoint.bucketPath, query: query, context: context))
+    guard root.name == "ListBucketResult" else {
+      throw S3Error.malformed("\(context): a \(root.name) instead of a listing")
+    }
+
+    let keys = KeyReader(
+      encoded: root.string("EncodingType") == "url", endpoint: endpoint, prefix: fullPrefix, context: context)
+    var page = S3ListPage(objects: [], commonPrefixes: [], isTruncated: root.string("IsTruncated") == "true")
+    for entry in root.children("Contents") {
+      guard let key = try keys.relative(entry.string("Key")), let size = entry.string("Size").flatMap({ Int64($0) }),
+        let etag = entry.string("ETag")
+      else { throw S3Error.malformed("\(context): an entry without its key, size or ETag") }
+      page.objects.append(
+        S3ObjectSummary(
+          key: key, size: size, etag: etag, lastModified: entry.string("LastModified").flatMap(S3Date.parseISO8601),
+          storageClass: entry.string("StorageClass")))
+    }
+    for common in root.children("CommonPrefixes") {
+      guard let folder = try keys.relative(common.string("Prefix")) else {
+        throw S3Error.malformed("\(context): a common prefix without its text")
+      }
+      page.commonPrefixes.append(folder)
+    }
+    page.nextContinuationToken = root.string("NextContinuationToken").flatMap { $0.isEmpty ? nil : $0 }
+    if page.isTruncated && page.nextContinuationToken == nil {
+      throw S3Error.malformed("\(context): a truncated page without a continuation token")
+    }
+    return page
+  }
+
+  /// Reads the keys of a listing: decodes them when the server says they are URL-encoded, checks
+  /// they are under the requested prefix (an entry outside it is a broken answer, never a name to
+  /// show: test-plan F08) and makes them relative to the endpoint's prefix.
+  struct KeyReader {
+    let encoded: Bool
+    let endpoint: S3Endpoint
+    let prefix: [UInt8]
+    let context: String
+
+    /// Nil when `text` is nil.
+    func relative(_ text: String?) throws -> [UInt8]? {
+      guard let text else { return nil }
+      let bytes: [UInt8]
+      if encoded {
+        guard let decoded = S3URIEncoding.decodeURLEncoded(text) else {
+          throw S3Error.malformed("\(context): a key with a bad %-escape: \(S3DisplayText.escape(Array(text.utf8)))")
+        }
+        bytes = decoded
+      } else {
+        bytes = Array(text.utf8)
+      }
+      guard bytes.starts(with: prefix), let relative = endpoint.relativeKey(bytes) else {
+        throw S3Error.malformed("\(context): the key \(S3DisplayText.escape(bytes)) is outside the prefix asked for")
+      }
+      return relative
+    }
+  }
+}

@@ -1,0 +1,77 @@
+import Foundation
+
+#if canImport(FoundationXML)
+  import FoundationXML
+#endif
+
+/// One element of an S3 answer: its name without a namespace prefix, its text, its children in
+/// document order (ListObjectVersions interleaves `Version` and `DeleteMarker`, and the order
+/// is the answer).
+///
+/// Why a small tree on Foundation's `XMLParser` (docs/DECISIONS.md): S3 answers are bounded (a
+/// listing page is at most 1000 entries, a few hundred KB), the parser is already in the toolchain
+/// (libxml2 underneath), and XMLCoder and SWXMLHash are both built on it while adding a dependency.
+/// Keys come percent-encoded where S3 allows (`encoding-type=url`), so XML 1.0's limits on control
+/// characters never meet a key.
+struct S3XMLElement: Sendable {
+  var name: String
+  var text = ""
+  var children: [S3XMLElement] = []
+
+  /// The first child named `name`.
+  func child(_ name: String) -> S3XMLElement? { children.first { $0.name == name } }
+
+  /// Every child named `name`, in order.
+  func children(_ name: String) -> [S3XMLElement] { children.filter { $0.name == name } }
+
+  /// The text of the first child named `name`.
+  func string(_ name: String) -> String? { child(name)?.text }
+
+  /// Parses a whole document; its root element.
+  ///
+  /// - Throws: ``S3Error`` `.malformed` when the bytes are not well-formed XML.
+  static func parse(_ bytes: [UInt8], what: String) throws -> S3XMLElement {
+    let builder = Builder()
+    let parser = XMLParser(data: Data(bytes))
+    parser.shouldProcessNamespaces = false
+    parser.shouldResolveExternalEntities = false
+    parser.delegate = builder
+    guard parser.parse(), let root = builder.root else {
+      let reason = parser.parserError.map { "\($0.localizedDescription)" } ?? "no document"
+      throw S3Error.malformed("\(what) is not XML (\(reason))")
+    }
+    return root
+  }
+
+  private final class Builder: NSObject, XMLParserDelegate {
+    var stack: [S3XMLElement] = []
+    var root: S3XMLElement?
+
+    func parser(
+      _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
+      attributes: [String: String] = [:]
+    ) {
+      let local = elementName.split(separator: ":").last.map(String.init) ?? elementName
+      stack.append(S3XMLElement(name: local))
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+      guard !stack.isEmpty else { return }
+      stack[stack.count - 1].text += string
+    }
+
+    func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
+      guard !stack.isEmpty else { return }
+      stack[stack.count - 1].text += String(decoding: CDATABlock, as: UTF8.self)
+    }
+
+    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
+      guard let done = stack.popLast() else { return }
+      if stack.isEmpty {
+        root = done
+      } else {
+        stack[stack.count - 1].children.append(done)
+      }
+    }
+  }
+}
