@@ -22,6 +22,7 @@ extension BrowserApp {
           let annotated = await Task.detached { () -> [Item] in
             let known = services.items.annotate(items, domain: domain)
             guard remote, let engine = services.sync else { return known }
+            services.items.rememberFolders(items, domain: domain)
             // The server answered: uploads held because it could not be reached go now.
             await engine.queue.serverAnswered(domain)
             return RemoteAnnotation.annotate(known, domain: domain, engine: engine)

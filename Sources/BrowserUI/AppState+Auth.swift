@@ -43,7 +43,7 @@ extension AppState {
     case .authenticationFailed(let domain, let error):
       guard case .auth(var a) = overlay, a.domain == domain else { return [] }
       a.isSigningIn = false
-      a.error = TerminalText.escape(error.message)
+      a.error = TerminalText.escapeMessage(error.message)
       a.secret = LineEditor("")
       a.field = 1
       overlay = .auth(a)

@@ -72,7 +72,7 @@ extension AppState {
     case .foldersFailed(let t, let error):
       guard t == p.ticket else { return [] }
       p.isLoading = false
-      p.error = TerminalText.escape(error.message)
+      p.error = TerminalText.escapeMessage(error.message)
     default: return []
     }
     overlay = .folderPicker(p)

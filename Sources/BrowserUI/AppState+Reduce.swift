@@ -49,7 +49,7 @@ extension AppState {
       browse.list.store(offset: offset, items: items, total: total, isComplete: complete)
       // Entries listed by name only (a folder without search permission): say why, once per page.
       if let first = items.first(where: { $0.metadataError != nil })?.metadataError {
-        message = StatusMessage(TerminalText.escape("Listed by name only: \(first.message)"), isError: true)
+        message = StatusMessage(TerminalText.escapeMessage("Listed by name only: \(first.message)"), isError: true)
       }
       browse.isLoading = !complete && browse.list.count > 0 && browse.list.total == nil
       browse.loading = nil
@@ -110,7 +110,7 @@ extension AppState {
       browse.loading = nil
       browse.offline = nil
       let d = browse.location.domain
-      if mayAnnounce(error, of: d) { message = StatusMessage(TerminalText.escape(error.message), isError: true) }
+      if mayAnnounce(error, of: d) { message = StatusMessage(TerminalText.escapeMessage(error.message), isError: true) }
       guard isRemote(d), let status = LocationStatus.implied(by: error) else { return [] }
       // The listing is news about the location too: the sidebar says offline at once.
       setStatus(status, of: d)
@@ -146,14 +146,14 @@ extension AppState {
       if reloadList { effects = reload(keeping: select ?? currentItem?.identifier) + effects }
       return effects
     case .operationFailed(let error, let origin):
-      message = StatusMessage(TerminalText.escape(error.message), isError: true)
+      message = StatusMessage(TerminalText.escapeMessage(error.message), isError: true)
       if overlay == nil, let row = goneEntry(after: error, from: origin) {
         return reduceEntry(.entryGone(row, error)) + [.refreshSidebar]
       }
       if case .prompt(var p) = overlay, let origin, p.purpose.asked(for: origin) {
         // Whatever went wrong (a name taken, refused, no permission): the reason in the box and
         // the editor open, so the name can be fixed or the box closed.
-        p.error = TerminalText.escape(error.message)
+        p.error = TerminalText.escapeMessage(error.message)
         overlay = .prompt(p)
       }
       return [.refreshSidebar]

@@ -172,7 +172,7 @@ extension AppState {
 
   /// "message — what to do", sanitised.
   static func explained(_ error: ProviderError) -> String {
-    TerminalText.escape(error.message) + (error.recoverySuggestion.map { " — " + $0 } ?? "")
+    TerminalText.escapeMessage(error.message) + (error.recoverySuggestion.map { " — " + $0 } ?? "")
   }
 
   func locationName(_ d: DomainIdentifier) -> String {

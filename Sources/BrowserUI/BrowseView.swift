@@ -54,7 +54,7 @@ enum BrowseView {
       for i in 0..<shown {
         drawListRow(s.visibleBrowseItem(at: i), index: i, s, g, &screen, x: x, y: 3 + i, width: width, columns: c)
       }
-      screen.put(" " + TerminalText.escape(error.message), x: x, y: 3 + shown, maxWidth: width, role: .error, ascii: s.ascii)
+      screen.put(" " + TerminalText.escapeMessage(error.message), x: x, y: 3 + shown, maxWidth: width, role: .error, ascii: s.ascii)
       if let r = error.recoverySuggestion {
         screen.put(" " + r, x: x, y: 4 + shown, maxWidth: width, role: .dim, ascii: s.ascii)
       }

@@ -250,7 +250,10 @@ enum InfoRows {
       ("Location", TerminalText.escape(location)),
       ("Path", item.path.displayString),
     ]
-    if let size = item.documentSize { r.append(("Size", SizeText.short(size) + " (\(size) bytes)")) }
+    if let size = item.documentSize {
+      // The exact count only where the short form rounds ("1 B (1 bytes)" said it twice).
+      r.append(("Size", size < 1024 ? "\(size) \(size == 1 ? "byte" : "bytes")" : SizeText.short(size) + " (\(size) bytes)"))
+    }
     if let d = item.creationDate { r.append(("Created", DateText.listed(d, s.timeZone))) }
     if let d = item.contentModificationDate { r.append(("Modified", DateText.listed(d, s.timeZone))) }
     if let d = item.lastUsedDate { r.append(("Last opened", DateText.listed(d, s.timeZone))) }
@@ -275,9 +278,9 @@ enum InfoRows {
       let labels = item.decorations.compactMap { id in s.decorations[d]?.first { $0.identifier == id }?.label(for: item) }
       if !labels.isEmpty { r.append(("Marks", labels.joined(separator: ", "))) }
     }
-    if let e = item.metadataError { r.append(("Unreadable", TerminalText.escape(e.message))) }
+    if let e = item.metadataError { r.append(("Unreadable", TerminalText.escapeMessage(e.message))) }
     if let e = transfer?.error ?? item.uploadingError ?? item.downloadingError {
-      r.append(("Last error", TerminalText.escape(e.message)))
+      r.append(("Last error", TerminalText.escapeMessage(e.message)))
       if let rec = e.recoverySuggestion { r.append(("Recovery", rec)) }
     }
     if item.version != .empty { r.append(("Version", item.version.displayString)) }

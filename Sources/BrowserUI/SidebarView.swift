@@ -24,7 +24,13 @@ enum SidebarView {
           // way to it on a narrow sidebar.
           // The name keeps a few columns; the state gets the rest (cut with an ellipsis).
           let name = "  " + TerminalText.escape(l.name)
-          let label = " (" + state + ")"
+          // At 80 columns the sidebar has 20: "offline, 1 waiting" became "(offline, 1 wa…". The
+          // count then goes as the list's own queued mark: "(offline ◷1)".
+          var label = " (" + state + ")"
+          if DisplayWidth.width(of: name) + DisplayWidth.width(of: label) > width, l.syncing > 0 {
+            let compact = status.text(syncing: 0)
+            label = " (" + (compact == "online" || compact == "checking" ? "" : compact + " ") + g.queued + "\(l.syncing))"
+          }
           let nameRoom = max(min(DisplayWidth.width(of: name), 8), width - DisplayWidth.width(of: label))
           let used = screen.put(name, x: 0, y: y, maxWidth: min(width, nameRoom), role: r, ascii: s.ascii)
           if used < width {

@@ -104,11 +104,11 @@ public struct TransferState: Sendable, Equatable {
       return percent.map { "\(verb) \($0)%" } ?? verb
     case .retrying(let at):
       return "\(noun) retrying at \(DateText.time(at, tz))"
-        + (error.map { ": " + TerminalText.escape($0.message) } ?? "")
+        + (error.map { ": " + TerminalText.escapeMessage($0.message) } ?? "")
     case .throttled:
-      return "\(noun) waiting" + (error.map { ": " + TerminalText.escape($0.message) } ?? "")
+      return "\(noun) waiting" + (error.map { ": " + TerminalText.escapeMessage($0.message) } ?? "")
     case .failed:
-      return "\(noun) failed" + (error.map { ": " + TerminalText.escape($0.message) } ?? "")
+      return "\(noun) failed" + (error.map { ": " + TerminalText.escapeMessage($0.message) } ?? "")
     }
   }
 }

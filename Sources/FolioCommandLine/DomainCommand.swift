@@ -187,29 +187,33 @@ extension DomainLoginCommand {
   func loginSFTP(_ id: DomainIdentifier, config: DomainConfig, paths: FolioPaths) async throws(ProviderError) {
     let given = passwordStdin ? try PasswordInput.fromStandardInput() : nil
     // The last secret given to ssh: the connection succeeding after it means ssh took it.
-    let answered = Mutex<String?>(nil)
+    // With what ssh called it: a key's passphrase is said to be one, not "the password".
+    let answered = Mutex<(secret: String, isPassphrase: Bool)?>(nil)
     let prompts: SSHPromptHandler = { prompt in
       guard prompt.kind == .secret else { return await SSHPrompts.terminal(prompt) }
+      let isPassphrase = prompt.lines.contains { $0.localizedCaseInsensitiveContains("passphrase") }
       if let given {
         // Asked again: ssh did not take it. Nothing else to answer with.
         guard prompt.attempt == 1 else { return .refuse }
-        answered.withLock { $0 = given }
+        answered.withLock { $0 = (given, isPassphrase) }
         return .secret(given)
       }
       let answer = await SSHPrompts.terminal(prompt)
-      if case .secret(let typed) = answer { answered.withLock { $0 = typed } }
+      if case .secret(let typed) = answer { answered.withLock { $0 = (typed, isPassphrase) } }
       return answer
     }
     guard let provider = try RemoteDomains.sftpProvider(for: config, prompts: prompts) else {
       throw ProviderError(.badConfig, "the location '\(id)' could not be made")
     }
     _ = try await provider.item(at: .root)
-    guard let secret = answered.withLock({ $0 }) else {
+    guard let (secret, isPassphrase) = answered.withLock({ $0 }) else {
       Console.out("signed in to '\(id)' over ssh; ssh asked for no password (a key or an agent signs in), so nothing was saved")
       return
     }
     try CredentialsStore(paths: paths).setSecret(secret, for: id)
-    Console.out("signed in to '\(id)' over ssh; the password is saved for the browser (\(TerminalText.escape(paths.credentialsFile.path)))")
+    Console.out(
+      "signed in to '\(id)' over ssh; the \(isPassphrase ? "key's passphrase" : "password") is saved for the browser "
+        + "(\(TerminalText.escape(paths.credentialsFile.path)))")
   }
 }
 

@@ -23,7 +23,9 @@ struct InfoCommand: AsyncParsableCommand {
         ("Location", domain.displayName),
         ("Path", it.path.displayString),
       ]
-      if let s = it.documentSize { rows.append(("Size", "\(HumanFormat.size(s)) (\(s) bytes)")) }
+      if let s = it.documentSize {
+        rows.append(("Size", s < 1024 ? "\(s) \(s == 1 ? "byte" : "bytes")" : "\(HumanFormat.size(s)) (\(s) bytes)"))
+      }
       if let d = it.creationDate { rows.append(("Created", HumanFormat.date(d))) }
       if let d = it.contentModificationDate { rows.append(("Modified", HumanFormat.date(d))) }
       if let d = it.lastUsedDate { rows.append(("Last opened", HumanFormat.date(d))) }
@@ -48,7 +50,7 @@ struct InfoCommand: AsyncParsableCommand {
       rows.append(("Version", it.version.displayString))
       rows.append(("Identifier", it.identifier.rawValue))
       if let e = it.uploadingError ?? it.downloadingError {
-        rows.append(("Last error", TerminalText.escape(e.message)))
+        rows.append(("Last error", TerminalText.escapeMessage(e.message)))
         if let r = e.recoverySuggestion { rows.append(("Recovery", r)) }
       }
       for (k, v) in it.userInfo.sorted(by: { $0.key < $1.key }) {

@@ -44,12 +44,22 @@ public enum TerminalText {
   }
 
   /// Escapes text that is already a `String` (server messages, config values).
-  public static func escape(_ s: String) -> String {
+  public static func escape(_ s: String) -> String { escape(s, keepingBackslashes: false) }
+
+  /// Escapes a message for display: as ``escape(_:)``, but a backslash stays one. Messages name
+  /// items by their escaped names already ("“a\x01b”"); escaping again showed `\\x01` (review).
+  /// A message needs no reversible mapping — a name does, and gets one from ``escape(bytes:)``.
+  public static func escapeMessage(_ s: String) -> String { escape(s, keepingBackslashes: true) }
+
+  private static func escape(_ s: String, keepingBackslashes: Bool) -> String {
     var out = ""
     let scalars = Array(s.unicodeScalars)
     var previousJoins = false
     for (k, s) in scalars.enumerated() {
-      if s.isASCII {
+      if s == "\\" && keepingBackslashes {
+        out.unicodeScalars.append(s)
+        previousJoins = false
+      } else if s.isASCII {
         appendASCII(UInt8(s.value), to: &out)
         previousJoins = false
       } else {

@@ -296,6 +296,6 @@ extension CrossLocationCopy.Tally {
   public var failureText: String? {
     guard let (name, error) = failures.first else { return nil }
     let more = failures.count > 1 ? " (and \(failures.count - 1) more)" : ""
-    return "Could not paste \(name): \(TerminalText.escape(error.message))\(more)"
+    return "Could not paste \(name): \(TerminalText.escapeMessage(error.message))\(more)"
   }
 }

@@ -81,6 +81,17 @@ public struct ItemService: Sendable {
     return annotate(items, domain: domain.identifier)
   }
 
+  /// Remembers the folders of a remote listing in the index, so that offline the folder still
+  /// shows its subfolders and the way down to what was downloaded below them (the index keeps
+  /// only the working set otherwise, and folders went missing offline). Folders only: their rows
+  /// are few, and being in no working set (`inWorkingSet` is 0) they add nothing to poll.
+  /// Best effort: a failure here costs only the offline view.
+  public func rememberFolders(_ items: [Item], domain: DomainIdentifier) {
+    let folders = items.filter { $0.isFolder && !$0.isTrashed && !$0.identifier.isReserved }
+    guard !folders.isEmpty else { return }
+    _ = try? index.upsert(folders, domain: domain, insertNew: true)
+  }
+
   /// Merges what the index owns into items a provider returned: tags (when the provider has none,
   /// e.g. a filesystem without user xattrs), favorite rank and last-used date. One read of the
   /// index for the whole page (`WorkingSetIndex.annotations`), whatever its size.

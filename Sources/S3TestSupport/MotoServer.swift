@@ -40,11 +40,12 @@ public final class MotoServer: @unchecked Sendable {
 
   public var endpointURL: String { "http://127.0.0.1:\(port)" }
 
-  /// - Parameter python: The interpreter to run moto with; python3 on PATH when nil.
+  /// - Parameter python: The interpreter and its options (found on PATH by `env`); python3 on
+  ///   PATH when nil.
   /// - Throws: ``FixtureError`` with what to install when python3 or moto is missing, or what moto
   ///   said when it did not start.
-  public init(authentication: Bool = true, python: String? = nil) async throws {
-    let python = try python ?? Self.findPython()
+  public init(authentication: Bool = true, python: [String]? = nil) async throws {
+    let python = try python ?? [Self.findPython()]
     var template = Array("/tmp/folio-moto-XXXXXX".utf8CString)
     guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
       throw FixtureError("mkdtemp failed")
@@ -62,7 +63,7 @@ public final class MotoServer: @unchecked Sendable {
       var environment = ["PYTHONUNBUFFERED=1"]
       if authentication { environment.append("INITIAL_NO_AUTH_ACTION_COUNT=3") }
       let pid = try ChildProcess.start(
-        "/usr/bin/env", environment + [python, script, "-H", "127.0.0.1", "-p", String(port)], stderrPath: log)
+        "/usr/bin/env", environment + python + [script, "-H", "127.0.0.1", "-p", String(port)], stderrPath: log)
       if Loopback.waitUntilAccepting(port: port, while: pid) {
         started = (port, pid)
         break
@@ -73,7 +74,7 @@ public final class MotoServer: @unchecked Sendable {
       if lastLog.contains("No module named") {
         try? FileManager.default.removeItem(atPath: folder)
         throw FixtureError(
-          "moto is not installed for \(python) (pip install 'moto[server]'; .ci/run does): "
+          "moto is not installed for \(python.joined(separator: " ")) (pip install 'moto[server]'; .ci/run does): "
             + (lastLog.split(separator: "\n").last.map(String.init) ?? ""))
       }
     }

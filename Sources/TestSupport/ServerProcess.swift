@@ -34,9 +34,9 @@ public final class ServerProcess: @unchecked Sendable {
   public let certificate: URL?
   public private(set) var baseURL: URL
   public private(set) var port: Int
-  private var process: Process?
-  private let lock = NSLock()
-  private var output = Data()
+  private var process: SpawnedChild?
+  /// Where the running server's stdout and stderr go (read for its "listening" line and `log`).
+  private var outputFile: String { root.path + "-output.log" }
 
   /// Where the built `folio` is: next to the running test bundle, else `.build/debug/folio`.
   public static let binaryCandidates: [String] = {
@@ -79,30 +79,17 @@ public final class ServerProcess: @unchecked Sendable {
   deinit {
     stop(signal: SIGKILL)
     try? FileManager.default.removeItem(at: root)
+    unlink(outputFile)
   }
 
   /// Runs `folio serve admin --root ROOT ARGS…` with `stdin`, returning stdout.
   @discardableResult
   public func admin(_ arguments: [String], stdin: String? = nil) throws -> String {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: try Self.binary())
-    p.arguments = ["serve", "admin", "--root", root.path] + arguments
-    let out = Pipe()
-    let err = Pipe()
-    let input = Pipe()
-    p.standardOutput = out
-    p.standardError = err
-    p.standardInput = input
-    try p.run()
-    if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-    try input.fileHandleForWriting.close()
-    let o = out.fileHandleForReading.readDataToEndOfFile()
-    let e = err.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    guard p.terminationStatus == 0 else {
-      throw Failure.adminFailed("\(arguments.joined(separator: " ")): exit \(p.terminationStatus): \(String(decoding: e, as: UTF8.self))")
+    let r = try SpawnedChild.run(try Self.binary(), ["serve", "admin", "--root", root.path] + arguments, input: stdin ?? "")
+    guard r.status == 0 else {
+      throw Failure.adminFailed("\(arguments.joined(separator: " ")): exit \(r.status): \(r.err)")
     }
-    return String(decoding: o, as: UTF8.self)
+    return r.out
   }
 
   public func addUser(_ name: String, password: String, quota: Int64? = nil) throws {
@@ -114,25 +101,13 @@ public final class ServerProcess: @unchecked Sendable {
   /// Starts (or restarts) the server on the same root. A restart reuses the previous port so that
   /// clients configured with `baseURL` keep working.
   public func start() async throws {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: try Self.binary())
     var args = ["serve", "--root", root.path, "--host", "127.0.0.1", "--port", String(port)]
     if faults { args.append("--faults") }
     if let certificate {
       args += ["--tls-cert", certificate.path, "--tls-key", root.appendingPathComponent("tls-key.pem").path]
     }
-    p.arguments = args
-    let out = Pipe()
-    p.standardOutput = out
-    p.standardError = out
-    p.standardInput = FileHandle.nullDevice
-    lock.withLock { output = Data() }
-    out.fileHandleForReading.readabilityHandler = { [weak self] h in
-      let d = h.availableData
-      guard let self, !d.isEmpty else { return }
-      self.lock.withLock { self.output.append(d) }
-    }
-    try p.run()
+    unlink(outputFile)
+    let p = try SpawnedChild(try Self.binary(), args, stdout: outputFile, stderr: outputFile)
     process = p
     let marker = "folio serve: listening on "
     // Bounded like the harness waits (60 s: every suite starts servers at once on CI's 2 cores),
@@ -141,7 +116,7 @@ public final class ServerProcess: @unchecked Sendable {
     let deadline = Date().addingTimeInterval(60)
     while true {
       let late = Date() >= deadline
-      let text = lock.withLock { String(decoding: output, as: UTF8.self) }
+      let text = log
       if let line = text.split(separator: "\n").first(where: { $0.hasPrefix(marker) }),
         let url = URL(string: String(line.dropFirst(marker.count)).trimmingCharacters(in: .whitespaces)),
         let port = url.port
@@ -150,8 +125,8 @@ public final class ServerProcess: @unchecked Sendable {
         self.port = port
         return
       }
-      if !p.isRunning {
-        throw Failure.didNotStart("exit \(p.terminationStatus): \(text)")
+      if let status = p.exitStatus {
+        throw Failure.didNotStart("exit \(status): \(text)")
       }
       if late { throw Failure.didNotStart("no 'listening' line within 60 s: \(text)") }
       try await Task.sleep(nanoseconds: 20_000_000)
@@ -161,29 +136,25 @@ public final class ServerProcess: @unchecked Sendable {
   /// A self-signed certificate for 127.0.0.1 and its key (`tls-cert.pem`, `tls-key.pem`) in `dir`.
   public static func makeCertificate(in dir: URL) throws -> URL {
     let cert = dir.appendingPathComponent("tls-cert.pem")
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-    p.arguments = [
-      "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", dir.appendingPathComponent("tls-key.pem").path,
-      "-out", cert.path, "-days", "2", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
-    ]
-    p.standardOutput = FileHandle.nullDevice
-    p.standardError = FileHandle.nullDevice
-    try p.run()
-    p.waitUntilExit()
-    guard p.terminationStatus == 0 else { throw Failure.adminFailed("openssl could not make a certificate") }
+    let r = try SpawnedChild.run(
+      "/usr/bin/openssl",
+      [
+        "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", dir.appendingPathComponent("tls-key.pem").path,
+        "-out", cert.path, "-days", "2", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+      ])
+    guard r.status == 0 else { throw Failure.adminFailed("openssl could not make a certificate: \(r.err)") }
     return cert
   }
 
   /// Everything the server printed since it last started.
-  public var log: String { lock.withLock { String(decoding: output, as: UTF8.self) } }
+  public var log: String { (try? String(contentsOfFile: outputFile, encoding: .utf8)) ?? "" }
 
   /// Sends `signal` (SIGKILL: a crash) and waits for the process to end.
   public func stop(signal: Int32 = SIGTERM) {
     guard let p = process else { return }
     if p.isRunning {
-      kill(p.processIdentifier, signal)
-      p.waitUntilExit()
+      kill(p.pid, signal)
+      p.waitForExit()
     }
     process = nil
   }

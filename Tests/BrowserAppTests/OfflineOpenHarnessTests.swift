@@ -38,3 +38,28 @@ import WorkingSetIndex
     try await h.quit()
   }
 }
+
+/// Review of issue 10: offline, a remote folder showed only the files this computer kept (the
+/// working set): its subfolders vanished, and with them the way down to what was downloaded.
+/// Folders seen in a listing are remembered, and the offline view shows them.
+@MainActor
+@Suite struct OfflineFoldersHarnessTests {
+  @Test func offlineAFolderStillShowsTheSubfoldersSeenOnline() async throws {
+    let h = try Harness()
+    _ = await Fixture.populate(h.provider)
+    try await h.startAndLoad()
+    try await waitUntil("the folders seen are in the index") {
+      let known = (try? h.index.children(domain: .local, of: .root)) ?? []
+      return Set(known.map(\.name.lossyString)).isSuperset(of: ["Archive", "Documents"])
+    }
+    await h.provider.setHook { call throws(ProviderError) in
+      if call == .enumerate { throw ProviderError(.serverUnreachable, "cannot reach Memory: connection refused") }
+    }
+    h.type(.control("r"))
+    try await waitUntil("the offline view shows the subfolders") {
+      let names = h.state.browse.list.loadedItems.map(\.filename.lossyString)
+      return h.state.browse.offline != nil && names.contains("Archive") && names.contains("Documents")
+    }
+    try await h.quit()
+  }
+}

@@ -100,6 +100,19 @@ extension Scenario {
     #expect(problems.isEmpty, "\(problems.count) problems, first: \(problems.prefix(5).joined(separator: "; "))")
   }
 
+  /// At 80 columns the sidebar has 20: a state with transfers waiting is cut short as the list's
+  /// queued mark and a count, not with an ellipsis in the middle of "waiting".
+  @Test func aStateWithWaitingTransfersFitsANarrowSidebar() {
+    _ = Snapshots.setUp
+    var s = RemoteFixture.state(width: 80, height: 24)
+    _ = s.reduce(.locationStatus(RemoteFixture.demo, .offline("cannot reach demo")))
+    _ = s.reduce(.locationSyncing(RemoteFixture.demo, 1))
+    let text = AppView.render(s).textLines().joined(separator: "\n")
+    #expect(text.contains("Demo (offline ◷1)"), "\(text)")
+    _ = s.reduce(.locationSyncing(RemoteFixture.demo, 0))
+    #expect(AppView.render(s).textLines().joined(separator: "\n").contains("Demo (offline)"))
+  }
+
   /// Every badge of the vocabulary is drawn in its role, and the server's hostile glyph is not.
   @Test func theBadgesAndDecorationsHaveTheirRoles() {
     _ = Snapshots.setUp

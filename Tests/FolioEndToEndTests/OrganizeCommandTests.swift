@@ -18,7 +18,7 @@ import Testing
       }, uniquingKeysWith: { a, _ in a })
     #expect(rows["Name"] == "notes.txt", "\(human)")
     #expect(rows["Path"] == s.path("notes.txt"), "\(human)")
-    #expect(rows["Size"] == "5 B (5 bytes)", "\(human)")
+    #expect(rows["Size"] == "5 bytes", "\(human)")
     #expect(rows["Modified"] == "2001-02-03 04:05", "\(human)")
     #expect(rows["Tags"] == "none", "\(human)")
     #expect(rows["Favorite"] == "no", "\(human)")

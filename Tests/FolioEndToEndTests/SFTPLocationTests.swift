@@ -200,7 +200,7 @@ import Testing
     #expect(!((try? String(contentsOfFile: credentials, encoding: .utf8)) ?? "").contains("box="), "nothing saved")
 
     let right = try s.folio(["domain", "login", "box", "--password-stdin"], stdin: PrivateSSHServer.keyPassphrase + "\n")
-    #expect(right.status == 0 && right.out.contains("saved"), "\(right)")
+    #expect(right.status == 0 && right.out.contains("the key's passphrase is saved"), "\(right)")
     #expect(try String(contentsOfFile: credentials, encoding: .utf8).contains("box=\(PrivateSSHServer.keyPassphrase)"))
 
     // A command with no terminal to ask on (a script, cron) signs in with what was saved.

@@ -46,3 +46,16 @@ import Testing
     #expect(TerminalText.escape(bytes: [0xFF] + Array("\u{200D}漢".utf8)) == "\\xFF\\u{200D}漢")
   }
 }
+
+/// Messages name items by their escaped names already: shown again, a backslash stays one, and
+/// what a server could smuggle in (an escape sequence, a newline) is still escaped.
+@Suite struct TerminalTextMessageTests {
+  @Test func aMessageIsEscapedOnceNotTwice() {
+    let name = TerminalText.escape(bytes: Array("a".utf8) + [0x01] + Array("b".utf8))
+    #expect(name == "a\\x01b")
+    let message = "cannot read “\(name)”: permission denied"
+    #expect(TerminalText.escapeMessage(message) == message)
+    #expect(TerminalText.escape(message) != message, "the name escaper doubles it")
+    #expect(TerminalText.escapeMessage("evil\u{1B}[2Jserver\nsays") == "evil\\e[2Jserver\\nsays")
+  }
+}

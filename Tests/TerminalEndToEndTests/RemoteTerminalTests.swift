@@ -142,10 +142,11 @@ extension TerminalEndToEndTests {
       try TmuxTerminal.eventually("the server has the edited bytes") {
         try world.serverText("work:/notes.txt") == "first line\nadded by the editor\n"
       }
-      // The editor got the cached copy (after `--`), never a server path.
+      // The editor got the cached copy as its one operand (an absolute path: no `--`), never a
+      // server path.
       let argv = try String(contentsOfFile: argvFile, encoding: .utf8).split(separator: "\n").map(String.init)
       let opened = try #require(argv.last)
-      #expect(argv.dropLast().last == "--", "\(argv)")
+      #expect(argv.count == 1 && !argv.contains("--"), "\(argv)")
       #expect(opened.hasPrefix(world.sandbox.cacheHome + "/folio/content/"), "\(opened)")
       try term.wait(for: "notes.txt")
       try term.send("q")
