@@ -1,10 +1,11 @@
 import Foundation
 import ProviderAPI
 import S3Client
-import S3Provider
 import S3TestSupport
 import TestExecution
 import Testing
+
+@testable import S3Provider
 
 /// The provider contract on a real S3 API (moto on loopback, every signature checked): folders
 /// as prefixes and markers, paging in Folio's sorts, round trips of hostile names, a resumed
@@ -221,10 +222,6 @@ final class Reported: @unchecked Sendable {
 
 enum S3ProviderTestDigest {
   static func sha256(_ path: String, _ range: Range<Int64>) throws -> String {
-    let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
-    defer { try? handle.close() }
-    try handle.seek(toOffset: UInt64(range.lowerBound))
-    let data = handle.readData(ofLength: range.count)
-    return SHA256Hex.of(data)
+    try S3Upload.digests(path, range).sha256
   }
 }
