@@ -113,6 +113,11 @@ let package = Package(
       swiftSettings: strict),
     // An SFTP location as a path-keyed provider (no feed, no trash): ProviderAPI and SFTPClient only.
     .target(name: "SFTPProvider", dependencies: ["ProviderAPI", "SFTPClient"], swiftSettings: strict),
+    // A bucket (or a folder of one) as a path-keyed provider (no feed, no trash): ProviderAPI and S3Client.
+    .target(
+      name: "S3Provider",
+      dependencies: ["ProviderAPI", "S3Client", .product(name: "Crypto", package: "swift-crypto")],
+      swiftSettings: strict),
     // config.toml: openers, custom actions, domains, cache budget, theme.
     .target(name: "FolioConfig", dependencies: ["ProviderAPI", "TOMLKit"], swiftSettings: strict),
     // ncursesw, wide API (see Sources/CNCursesW/shim.h). Only TerminalBackend imports it.
@@ -134,6 +139,7 @@ let package = Package(
       dependencies: [
         "ProviderAPI", "WorkingSetIndex", "LocalProvider", "ProviderCore", "FolioConfig",
         "BrowserUI", "BrowserApp", "TerminalBackend", "FolioServer", "FolioServerProvider", "SFTPClient", "SFTPProvider",
+        "S3Client", "S3Provider",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strict),
@@ -193,6 +199,11 @@ let package = Package(
       swiftSettings: strict),
     // S3Client: signing vectors and credential files, then against moto on loopback (needs
     // `pip install 'moto[server]'`: .ci/run installs it).
+    // S3Provider against moto on loopback: the provider contract on a real S3 API.
+    .testTarget(
+      name: "S3ProviderTests",
+      dependencies: ["S3Provider", "S3Client", "S3TestSupport", "ProviderAPI", "TestExecution"],
+      swiftSettings: strict),
     .testTarget(
       name: "S3ClientTests",
       dependencies: ["S3Client", "S3TestSupport", "TestExecution", .product(name: "Crypto", package: "swift-crypto")],
@@ -210,7 +221,9 @@ let package = Package(
     .testTarget(name: "FolioConfigTests", dependencies: ["FolioConfig", "ProviderAPI"], swiftSettings: strict),
     .testTarget(
       name: "FolioEndToEndTests",
-      dependencies: ["TestExecution", "ProviderAPI", "TestSupport", "WorkingSetIndex", "SFTPClient", "SSHTestSupport"],
+      dependencies: [
+        "TestExecution", "ProviderAPI", "TestSupport", "WorkingSetIndex", "SFTPClient", "SSHTestSupport", "S3Client", "S3TestSupport",
+      ],
       swiftSettings: strict),
     // FolioServerProvider against a real `folio serve` on loopback (needs the folio binary built).
     .testTarget(

@@ -35,7 +35,7 @@ enum BrowseRemote {
   static func configuredUsers(_ configuration: FolioConfiguration) -> [DomainIdentifier: String] {
     var out: [DomainIdentifier: String] = [:]
     for d in configuration.domains {
-      if case .remote(_, let settings) = d.kind, let user = settings["user"] { out[d.identifier] = user }
+      if case .remote(_, let settings) = d.kind, let user = settings["user"] ?? settings["access_key_id"] { out[d.identifier] = user }
     }
     return out
   }

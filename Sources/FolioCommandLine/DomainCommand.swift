@@ -48,8 +48,8 @@ private func checkSignIn(
 struct DomainAddCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "add",
-    abstract: "Add a Folio server location (sign in once, then save it in config.toml and its password) or an SSH host's folder (--sftp).",
-    discussion: "With --sftp, HOST is anything ssh takes (an alias of ~/.ssh/config, user@host): Folio runs your own ssh, so your keys, agent, ~/.ssh/config and known_hosts work as they do for you. It connects once, asking on this terminal for what ssh asks (a password, a passphrase, an unknown host key, shown with its fingerprint: type yes only if you know it), then saves [[domain]] type = \"sftp\". Tags and favorites of its items are kept on this computer.")
+    abstract: "Add a Folio server location (sign in once, then save it in config.toml and its password), an SSH host's folder (--sftp) or an S3 bucket (--s3).",
+    discussion: "With --sftp, HOST is anything ssh takes (an alias of ~/.ssh/config, user@host): Folio runs your own ssh, so your keys, agent, ~/.ssh/config and known_hosts work as they do for you. It connects once, asking on this terminal for what ssh asks (a password, a passphrase, an unknown host key, shown with its fingerprint: type yes only if you know it), then saves [[domain]] type = \"sftp\". Tags and favorites of its items are kept on this computer. With --s3, the bucket is listed once and probed on a scratch key (does it refuse a write conditioned on a version it does not have?), then [[domain]] type = \"s3\" is saved with what the probe found.")
 
   @Argument(help: "The location's name: letters, digits, '-', '_' or '.' (NAME:/path on the command line).")
   var name: String
@@ -57,6 +57,16 @@ struct DomainAddCommand: AsyncParsableCommand {
   @Option(help: "The user name on the server.") var user: String?
   @Option(help: ArgumentHelp("An SSH host (as ssh takes it) whose folder becomes the location.", valueName: "HOST"))
   var sftp: String?
+  @Option(
+    help: ArgumentHelp(
+      "An S3 bucket, or a folder of one, as s3://BUCKET[/PREFIX]: credentials as the AWS CLI finds them.", valueName: "URL"))
+  var s3: String?
+  @Option(help: ArgumentHelp("With --s3: an S3-compatible store's URL (MinIO, R2, Ceph…).", valueName: "URL")) var endpoint: String?
+  @Option(help: "With --s3: the bucket's region (default: the AWS configuration's, else us-east-1).") var region: String?
+  @Option(help: "With --s3: a profile of ~/.aws/credentials or ~/.aws/config.") var profile: String?
+  @Option(help: ArgumentHelp("With --s3: an access key id; its secret is read from standard input (--secret-stdin).", valueName: "ID"))
+  var accessKeyId: String?
+  @Flag(help: "With --s3 --access-key-id: read the secret from the first line of standard input.") var secretStdin = false
   @Option(parsing: .unconditional, help: "With --sftp: the SSH port (default: ssh's).") var port: Int?
   @Option(help: ArgumentHelp("With --sftp: the remote folder (default: the login's home).", valueName: "PATH")) var path: String?
   @Option(help: ArgumentHelp("With --sftp: an ssh configuration file, passed as ssh -F.", valueName: "FILE"))
@@ -70,6 +80,17 @@ struct DomainAddCommand: AsyncParsableCommand {
   @Flag(help: "Read the password from the first line of standard input instead of asking.") var passwordStdin = false
 
   func validate() throws {
+    if s3 != nil {
+      if sftp != nil || server != nil || user != nil || port != nil || path != nil || sshConfig != nil || passwordStdin {
+        throw ValidationError("--s3 takes --endpoint, --region, --profile, --access-key-id and --secret-stdin only")
+      }
+      if (accessKeyId != nil) != secretStdin { throw ValidationError("--access-key-id and --secret-stdin go together") }
+      if accessKeyId != nil && profile != nil { throw ValidationError("give --profile or --access-key-id, not both") }
+      return
+    }
+    if endpoint != nil || region != nil || profile != nil || accessKeyId != nil || secretStdin {
+      throw ValidationError("--endpoint, --region, --profile, --access-key-id and --secret-stdin go with --s3")
+    }
     if sftp == nil {
       guard server != nil, user != nil else { throw ValidationError("give --server URL and --user USER, or --sftp HOST") }
       if port != nil || path != nil || sshConfig != nil { throw ValidationError("--port, --path and --ssh-config go with --sftp") }
@@ -96,6 +117,10 @@ struct DomainAddCommand: AsyncParsableCommand {
       }
       if let sftp {
         try await addSFTP(id, host: sftp, text: text, file: file, paths: paths)
+        return
+      }
+      if let s3 {
+        try await addS3(id, url: s3, text: text, file: file, paths: paths)
         return
       }
       guard let server, let user else { return }
@@ -272,6 +297,7 @@ struct DomainListCommand: AsyncParsableCommand {
           place =
             e.type == "sftp"
             ? TerminalText.escape(server) + ":" + (e.root.map { TerminalText.escape($0) } ?? "~")
+            : e.type == "s3" ? TerminalText.escape(server)
             : "\(TerminalText.escape(e.user ?? "?")) on \(TerminalText.escape(server))"
         }
         if let used = e.usedBytes { place += " (\(HumanFormat.size(used))" + (e.quotaBytes.map { " of \(HumanFormat.size($0))" } ?? "") + ")" }
@@ -293,10 +319,17 @@ struct DomainListCommand: AsyncParsableCommand {
       e.server = settings["server"] ?? settings["url"] ?? settings["host"]
       e.user = settings["user"]
       e.root = type == "sftp" ? settings["path"] : nil
-      let served = ["folio", "sftp"].contains(type)
+      let served = ["folio", "sftp", "s3"].contains(type)
       e.state = served ? "error" : "unsupported"
       if !served { e.detail = "this build of Folio does not serve \(type) locations yet" }
       if type == "sftp" { e.detail = "no trash on an SSH host: deleting is for good" }
+      if type == "s3" {
+        e.server = "s3://" + (settings["bucket"] ?? "?") + (settings["prefix"].map { "/" + $0 } ?? "")
+          + (settings["endpoint"].map { " at " + $0 } ?? "")
+        e.detail =
+          "no trash in a bucket: deleting is for good"
+          + (settings["conditional_writes"] == "honoured" ? "" : "; cannot detect conflicting edits (the store ignores conditional writes)")
+      }
     }
     return e
   }

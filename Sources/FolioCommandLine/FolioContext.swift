@@ -73,7 +73,7 @@ struct FolioContext: Sendable {
     if let configured = configuration.domains.first(where: { $0.identifier == id }), case .remote(let type, _) = configured.kind {
       throw ProviderError(
         .featureUnsupported,
-        "the location '\(id)' is a \(type) location; this build of Folio serves local, folio and sftp locations only")
+        "the location '\(id)' is a \(type) location; this build of Folio serves local, folio, sftp and s3 locations only")
     }
     let known = registry.domains.map(\.identifier.rawValue).joined(separator: ", ")
     throw ProviderError(

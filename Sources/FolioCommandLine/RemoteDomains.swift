@@ -3,6 +3,8 @@ import FolioConfig
 import FolioServerProvider
 import Foundation
 import ProviderAPI
+import S3Client
+import S3Provider
 import SFTPClient
 import SFTPProvider
 
@@ -38,10 +40,42 @@ enum RemoteDomains {
         prompts = withHint ? SSHPrompts.commandLine(config.identifier, paths: paths) : SSHPrompts.stored(config.identifier, paths: paths)
       }
       return try sftpProvider(for: config, prompts: prompts)
+    case "s3": return try s3Provider(for: config, paths: paths)
     default:
       _ = settings
       return nil
     }
+  }
+
+  /// A `[[domain]] type = "s3"`: `bucket`, and optionally `prefix` (the location's folder in the
+  /// bucket), `endpoint` (an S3-compatible store; path-style), `region`, `profile`,
+  /// `access_key_id` (its secret then in the credentials file) and `conditional_writes` (what
+  /// `folio domain add` found). Credentials are otherwise found as the AWS CLI finds them; none
+  /// found is not an error here: the location then asks to sign in.
+  static func s3Provider(for config: DomainConfig, paths: FolioPaths) throws(ProviderError) -> S3Provider? {
+    guard case .remote("s3", let settings) = config.kind else { return nil }
+    let id = config.identifier
+    guard let bucket = settings["bucket"] else {
+      throw ProviderError(.badConfig, "the location '\(id)' has no bucket (add bucket = \"NAME\" to its [[domain]])")
+    }
+    let loader = AWSCredentialsLoader()
+    let found = try? loader.load(profile: settings["profile"])
+    var credentials = found?.credentials
+    if let keyID = settings["access_key_id"] {
+      credentials = (try? CredentialsStore(paths: paths).secret(for: id)).flatMap { $0 }.map {
+        S3Credentials(accessKeyID: keyID, secretAccessKey: $0)
+      }
+    }
+    let endpoint: S3Endpoint
+    do {
+      endpoint = try S3Endpoint(
+        bucket: bucket, prefix: settings["prefix"] ?? "", region: settings["region"] ?? found?.region ?? "us-east-1",
+        endpoint: settings["endpoint"] ?? found?.endpointURL)
+    } catch {
+      throw ProviderError(.badConfig, "the location '\(id)': \((error as? S3Error)?.message ?? "\(error)")")
+    }
+    let conditional = settings["conditional_writes"].flatMap(ProviderTraits.ConditionalWrites.init(rawValue:)) ?? .unknown
+    return S3Provider(domain: id, endpoint: endpoint, credentials: credentials, conditionalWrites: conditional)
   }
 
   /// A `[[domain]] type = "sftp"`: `host` (anything ssh takes: an alias of ~/.ssh/config,

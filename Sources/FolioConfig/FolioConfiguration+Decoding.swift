@@ -149,7 +149,11 @@ extension ConfigDecoder {
     let remoteKeys = ["server", "url", "user", "password_command", "tls_ca"]
     // An SSH host: ssh signs in (keys, agent, ~/.ssh/config), so no user or password here.
     let sftpKeys = ["host", "port", "path", "ssh_config"]
-    let specific: [String] = type == "local" ? ["root"] : type == "sftp" ? sftpKeys : remoteKeys
+    // A bucket: its credentials are found as the AWS CLI finds them (or the access key id here and
+    // its secret in the credentials file); what the probe found is kept as conditional_writes.
+    let s3Keys = ["bucket", "prefix", "endpoint", "region", "profile", "access_key_id", "conditional_writes"]
+    let specific: [String] =
+      type == "local" ? ["root"] : type == "sftp" ? sftpKeys : type == "s3" ? s3Keys : remoteKeys
     try checkKeys(table, allowed: common + specific.map { ($0, .value) }) { key in
       if Self.secretKeys.contains(key.lowercased()) {
         return "secrets do not belong in config.toml: Folio asks for them and keeps them in "
@@ -158,7 +162,7 @@ extension ConfigDecoder {
       // (Elsewhere an SFTP key such as `host` or `path` is an unknown key, which suggests the key
       // meant: `server`, `root`.)
       if type == "local" && remoteKeys.contains(key) || type != "local" && key == "root"
-        || type == "sftp" && remoteKeys.contains(key)
+        || (type == "sftp" || type == "s3") && remoteKeys.contains(key)
       {
         return "not used by a domain of type \(Self.quote(type))"
       }
@@ -217,7 +221,12 @@ extension ConfigDecoder {
           settings[key] = value
         }
       }
-      if type == "sftp" {
+      if type == "s3" {
+        if settings["bucket"] == nil { throw error(table.path, "missing key \"bucket\" (the S3 bucket's name)") }
+        if let value = settings["conditional_writes"], !["honoured", "ignored", "unknown"].contains(value) {
+          throw error(table.path(of: "conditional_writes"), "\(Self.quote(value)) is not one of \"honoured\", \"ignored\", \"unknown\"")
+        }
+      } else if type == "sftp" {
         if settings["host"] == nil { throw error(table.path, "missing key \"host\" (the SSH host, as ssh takes it)") }
         if let port = settings["port"], Int(port).map({ (1...65535).contains($0) }) != true {
           throw error(table.path(of: "port"), "\(Self.quote(port)) is not a port: a number from 1 to 65535")

@@ -68,27 +68,13 @@ public final class SFTPProvider: Provider, PathKeyedProvider, AccountStatusProvi
 
   // MARK: - Identifiers
 
-  public func identifier(for path: ItemPath) -> ItemIdentifier {
-    path == .root || path.bytes.isEmpty ? .root : ItemIdentifier("s:" + Base64URL.encode(path.bytes))
-  }
+  static let identifiers = PathIdentifiers(scheme: "s:")
 
-  public func path(for identifier: ItemIdentifier) -> ItemPath? {
-    if identifier == .root { return .root }
-    guard identifier.rawValue.hasPrefix("s:"), let bytes = Base64URL.decode(identifier.rawValue.dropFirst(2)),
-      Self.isInside(ItemPath(bytes: bytes))
-    else { return nil }
-    return ItemPath(bytes: bytes)
-  }
+  public func identifier(for path: ItemPath) -> ItemIdentifier { Self.identifiers.identifier(for: path) }
 
-  /// Whether a domain path stays inside the remote folder: absolute, no empty, `.` or `..`
-  /// component, no NUL (`/../etc` would reach above the folder the domain shows).
-  static func isInside(_ path: ItemPath) -> Bool {
-    let bytes = path.bytes
-    guard bytes.first == 0x2F, bytes.count > 1, !bytes.contains(0) else { return false }
-    return bytes.dropFirst().split(separator: 0x2F, omittingEmptySubsequences: false).allSatisfy {
-      !$0.isEmpty && !$0.elementsEqual([0x2E]) && !$0.elementsEqual([0x2E, 0x2E])
-    }
-  }
+  public func path(for identifier: ItemIdentifier) -> ItemPath? { Self.identifiers.path(for: identifier) }
+
+  static func isInside(_ path: ItemPath) -> Bool { PathIdentifiers.isInside(path) }
 
   func requirePath(_ identifier: ItemIdentifier) throws(ProviderError) -> ItemPath {
     guard let path = path(for: identifier) else {
@@ -134,17 +120,3 @@ public final class SFTPProvider: Provider, PathKeyedProvider, AccountStatusProvi
   static let fullDiskThreshold: UInt64 = 256 * 1024
 }
 
-/// base64url without padding (RFC 4648 §5): identifiers stay printable and free of `/`.
-enum Base64URL {
-  static func encode(_ bytes: [UInt8]) -> String {
-    Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-      .replacingOccurrences(of: "=", with: "")
-  }
-
-  static func decode(_ text: Substring) -> [UInt8]? {
-    guard text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else { return nil }
-    var s = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-    while s.count % 4 != 0 { s += "=" }
-    return Data(base64Encoded: s).map { [UInt8]($0) }
-  }
-}

@@ -1,0 +1,103 @@
+import Foundation
+import ProviderAPI
+import S3Client
+
+extension S3Provider {
+  /// A page of a folder, in any of Folio's sorts: the folder is read whole (ListObjectsV2,
+  /// `delimiter=/`, 1000 keys a request) into a sorted snapshot, and pages are slices of it. A
+  /// token names its snapshot and offset; one that outlived its snapshot reads the folder again
+  /// and goes on at the same offset.
+  public func enumerate(
+    _ request: EnumerationRequest, page: Page?, progress: @escaping @Sendable (EnumerationProgress) -> Void
+  ) async throws(ProviderError) -> ItemPage {
+    let folder = try requirePath(request.container)
+    var snapshot: S3ListingSnapshot
+    var offset = 0
+    if let page {
+      let token = try S3ListingToken(page)
+      guard token.folderHash == S3ListingToken.hash(folder) else {
+        throw ProviderError(.pageExpired, "the page token belongs to another folder")
+      }
+      if let kept = listings.snapshot(token.snapshot), kept.folder == folder, kept.sort == request.sort,
+        kept.includeHidden == request.includeHidden
+      {
+        snapshot = kept
+      } else {
+        snapshot = try await read(folder, request, progress: progress)
+      }
+      offset = min(token.offset, snapshot.entries.count)
+    } else if request.freshness == .recent,
+      let kept = listings.recent(folder, sort: request.sort, includeHidden: request.includeHidden, maxAge: .seconds(60))
+    {
+      // A second visit paints what was read a moment ago; the poller reads the folder behind it.
+      snapshot = kept
+    } else {
+      snapshot = try await read(folder, request, progress: progress)
+    }
+    let end = min(snapshot.entries.count, offset + max(1, request.suggestedPageSize))
+    let items = snapshot.entries[offset..<end].map { makeItem(folder, $0) }
+    let next =
+      end < snapshot.entries.count
+      ? try S3ListingToken(snapshot: snapshot.id, folderHash: S3ListingToken.hash(folder), offset: end).encoded() : nil
+    return ItemPage(items: items, nextPage: next, totalCount: snapshot.entries.count)
+  }
+
+  /// Tokens are positions in a snapshot: any offset can be named without I/O.
+  public func pageToken(at offset: Int, from known: Page, in request: EnumerationRequest) -> Page? {
+    guard offset >= 0, var token = try? S3ListingToken(known) else { return nil }
+    token.offset = offset
+    return try? token.encoded()
+  }
+
+  /// Every key and common prefix directly in `folder`, as snapshot entries. Only a listing that
+  /// reached a page with `IsTruncated` false is returned: a failure on the way is an error, never
+  /// a shorter folder (the poller must not read deletions into it).
+  private func read(
+    _ folder: ItemPath, _ request: EnumerationRequest, progress: @escaping @Sendable (EnumerationProgress) -> Void
+  ) async throws(ProviderError) -> S3ListingSnapshot {
+    let prefix = Self.folderPrefix(folder)
+    let entries = try await withClient { c -> [S3ListingSnapshot.Entry] in
+      var entries: [S3ListingSnapshot.Entry] = []
+      var token: String?
+      var sawAnything = folder == .root
+      repeat {
+        try Task.checkCancellation()
+        let page = try await c.listObjects(prefix: prefix, delimiter: "/", continuationToken: token)
+        sawAnything = sawAnything || !page.objects.isEmpty || !page.commonPrefixes.isEmpty
+        for p in page.commonPrefixes {
+          let name = Array(p.dropFirst(prefix.count).dropLast())
+          if Self.isUsableName(name) {
+            entries.append(S3ListingSnapshot.Entry(name: name, isFolder: true, size: 0, lastModified: nil, etag: ""))
+          }
+        }
+        for o in page.objects {
+          let name = Array(o.key.dropFirst(prefix.count))
+          // The folder's own marker ("a/b/" listed under "a/b/") is not an entry of it.
+          guard Self.isUsableName(name) else { continue }
+          entries.append(
+            S3ListingSnapshot.Entry(name: name, isFolder: false, size: o.size, lastModified: o.lastModified, etag: o.etag))
+        }
+        progress(EnumerationProgress(phase: .reading, completed: entries.count, total: nil))
+        token = page.isTruncated ? page.nextContinuationToken : nil
+      } while token != nil
+      if !sawAnything {
+        // No key under the prefix: the folder is not there (or was a marker that is gone).
+        throw S3Error(.noSuchKey, "\(folder.displayString) is not in the bucket")
+      }
+      return entries
+    }
+    let kept = entries.filter { request.includeHidden || $0.name.first != 0x2E }
+    progress(EnumerationProgress(phase: .sorting, completed: 0, total: kept.count))
+    let snapshot = S3ListingSnapshot(
+      id: UUID(), folder: folder, sort: request.sort, includeHidden: request.includeHidden,
+      entries: S3ListingSnapshot.sorted(kept, by: request.sort), readAt: .now)
+    listings.store(snapshot)
+    return snapshot
+  }
+
+  /// A name Folio can show and address: not empty, not "." or "..", no NUL (a key "a//b" or
+  /// "a/./b" has such a segment; it stays on the store, unseen, rather than being mangled).
+  static func isUsableName(_ name: [UInt8]) -> Bool {
+    !name.isEmpty && name != [0x2E] && name != [0x2E, 0x2E] && !name.contains(0) && !name.contains(0x2F)
+  }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import ProviderAPI
+import S3Client
+
+extension S3Provider {
+  public func item(for identifier: ItemIdentifier, pathHint: ItemPath?) async throws(ProviderError) -> Item {
+    try await item(at: requirePath(identifier))
+  }
+
+  /// HEAD for a file; when no object has the key, a folder if any key starts with "path/" (a
+  /// marker, or the common prefix of what is below).
+  public func item(at path: ItemPath) async throws(ProviderError) -> Item {
+    guard path == .root || PathIdentifiers.isInside(path) else {
+      throw ProviderError(.invalidArgument, "\(path.displayString) is not a path inside this location")
+    }
+    if path == .root { return folderItem(.root) }
+    return try await withClient { c in try await self.stat(path, c) }
+  }
+
+  func stat(_ path: ItemPath, _ c: S3Client) async throws -> Item {
+    do {
+      let info = try await c.headObject(Self.key(path))
+      return fileItem(path, size: info.size, lastModified: info.lastModified, etag: info.etag)
+    } catch let error as S3Error where error.code == .accessDenied {
+      // A HEAD answer has no body: a wrong secret and a missing permission both read "403". A
+      // listing's answer says which (SignatureDoesNotMatch is a sign-in, not a permission).
+      _ = try await c.listObjects(prefix: Self.folderPrefix(path.parent), delimiter: "/", maxKeys: 1)
+      throw error
+    } catch let error as S3Error where error.code == .noSuchKey {
+      let below = try await c.listObjects(prefix: Self.folderPrefix(path), delimiter: "/", maxKeys: 1)
+      guard below.objects.isEmpty && below.commonPrefixes.isEmpty else { return folderItem(path) }
+      throw error
+    }
+  }
+
+  /// Whether anything is at `path` (a file, or a folder's keys).
+  func exists(_ path: ItemPath, _ c: S3Client) async throws -> Bool {
+    do {
+      _ = try await stat(path, c)
+      return true
+    } catch let error as S3Error where error.code == .noSuchKey {
+      return false
+    }
+  }
+
+  func makeItem(_ folder: ItemPath, _ e: S3ListingSnapshot.Entry) -> Item {
+    let path = folder.appending(ItemName(bytes: e.name))
+    return e.isFolder ? folderItem(path) : fileItem(path, size: e.size, lastModified: e.lastModified, etag: e.etag)
+  }
+
+  /// A file: its ETag is the content version. Dataless: the core downloads on demand.
+  func fileItem(_ path: ItemPath, size: Int64, lastModified: Date?, etag: String) -> Item {
+    let name = path.lastComponent ?? ItemName(bytes: Array(endpoint.bucket.utf8))
+    return Item(
+      identifier: identifier(for: path), parentIdentifier: identifier(for: path.parent), filename: name, path: path,
+      contentType: ContentType.forExtension(name.pathExtension),
+      capabilities: [.reading, .writing, .reparenting, .renaming, .deleting, .evicting],
+      version: (try? ItemVersion(content: etag, metadata: "")) ?? .empty, documentSize: size,
+      contentModificationDate: lastModified, isDownloaded: false, isMostRecentVersionDownloaded: false)
+  }
+
+  /// A folder: a prefix. It has no version of its own (S3 keeps no folder).
+  func folderItem(_ path: ItemPath) -> Item {
+    let isRoot = path == .root
+    let name = path.lastComponent ?? ItemName(bytes: Array((endpoint.bucket).utf8))
+    return Item(
+      identifier: identifier(for: path), parentIdentifier: isRoot ? .root : identifier(for: path.parent), filename: name,
+      path: .root == path ? .root : path, contentType: .folder,
+      capabilities: isRoot ? [.reading, .writing] : [.reading, .writing, .reparenting, .renaming, .deleting],
+      version: (try? ItemVersion(content: "folder", metadata: "")) ?? .empty)
+  }
+
+  /// The ETag a content version names (nil for another provider's version, or a folder's).
+  static func etag(_ version: ItemVersion) -> String? {
+    guard let text = String(data: version.content, encoding: .utf8), !text.isEmpty, text != "folder" else { return nil }
+    return text
+  }
+}

@@ -1,0 +1,240 @@
+import Foundation
+import ProviderAPI
+import S3Client
+
+extension S3Provider {
+  /// A folder is a `name/` marker; a file a PUT (multipart above the threshold) that never
+  /// replaces: `If-None-Match: *` where the store honours it, else a HEAD just before.
+  public func createItem(
+    _ template: ItemTemplate, fields: ItemFields, contents: URL?, options: CreateOptions,
+    progress: @escaping @Sendable (TransferProgress) -> Void
+  ) async throws(ProviderError) -> Item {
+    let parent = try requirePath(template.parentIdentifier)
+    let name = try Self.acceptedName(template.filename)
+    let target = parent.appending(name)
+    defer { listings.forget(parent) }
+    if template.contentType == .symlink { throw ProviderError(.featureUnsupported, "S3 has no links") }
+    return try await withClient { c in
+      if let existing = try? await self.stat(target, c) {
+        let replaceable = options.contains(.mayAlreadyExist) && !existing.isFolder && template.contentType != .folder
+        if existing.isFolder && template.contentType == .folder && options.contains(.mayAlreadyExist) { return existing }
+        guard replaceable else { throw self.collision(target) }
+      }
+      if template.contentType == .folder {
+        _ = try await c.putObject(
+          Self.folderPrefix(target), fromFile: "/dev/null", size: 0, sha256: Self.emptySHA256,
+          condition: self.conditionalWrites == .honoured ? .ifNoneMatch : .none)
+        return self.folderItem(target)
+      }
+      let local = contents?.path ?? "/dev/null"
+      let (size, sha) = try Self.digest(template.contentDigest, local)
+      let condition: S3WriteCondition =
+        self.conditionalWrites == .honoured && !options.contains(.mayAlreadyExist) ? .ifNoneMatch : .none
+      do {
+        let written = try await self.upload(c, Self.key(target), local, size: size, sha256: sha, condition: condition, progress)
+        return self.fileItem(target, size: size, lastModified: Date(), etag: written.etag)
+      } catch let error as S3Error where error.code == .preconditionFailed {
+        throw self.collision(target)
+      }
+    }
+  }
+
+  /// Rename and move are a copy and a delete (every key below a folder); contents a PUT
+  /// conditional on the base version where the store honours `If-Match`, else checked by a HEAD
+  /// just before. A stale base keeps both versions: the new bytes go beside the object under a
+  /// conflict name and the store's item comes back with `localVersionConflictingWithServer`.
+  public func modifyItem(
+    _ template: ItemTemplate, baseVersion: ItemVersion, changedFields: ItemFields, contents: URL?,
+    progress: @escaping @Sendable (TransferProgress) -> Void
+  ) async throws(ProviderError) -> Item {
+    guard let identifier = template.identifier else {
+      throw ProviderError(.invalidArgument, "a modify needs the item's identifier")
+    }
+    if changedFields.contains(.tagData) {
+      throw ProviderError(.featureUnsupported, "S3 keeps no tags: Folio keeps them on this computer")
+    }
+    var path = try requirePath(identifier)
+    defer { listings.forget(path.parent) }
+    if changedFields.contains(.contents) {
+      if let kept = try await replaceContents(of: path, baseVersion: baseVersion, contents: contents, progress: progress) {
+        return kept
+      }
+    }
+    if !changedFields.isDisjoint(with: [.filename, .parentItemIdentifier]) {
+      guard path != .root else { throw ProviderError(.invalidArgument, "the top of the location cannot be moved") }
+      if changedFields.contains(.parentItemIdentifier) && template.parentIdentifier == .trash {
+        throw ProviderError(.featureUnsupported, "this bucket has no trash; delete the item instead")
+      }
+      let parent = changedFields.contains(.parentItemIdentifier) ? try requirePath(template.parentIdentifier) : path.parent
+      let name = changedFields.contains(.filename) ? try Self.acceptedName(template.filename) : path.lastComponent!
+      let newPath = parent.appending(name)
+      if newPath != path {
+        if newPath.relocated(from: path, to: path) != nil {
+          throw ProviderError(.invalidArgument, "cannot move \(path.displayString) into itself")
+        }
+        try await relocate(path, to: newPath)
+        listings.forget(parent)
+        path = newPath
+      }
+    }
+    return try await item(at: path)
+  }
+
+  /// Writes new content over the object at `path`; returns the item to answer with, or nil when
+  /// a rename is still to be done by the caller (the content went in).
+  private func replaceContents(
+    of path: ItemPath, baseVersion: ItemVersion, contents: URL?, progress: @escaping @Sendable (TransferProgress) -> Void
+  ) async throws(ProviderError) -> Item? {
+    guard path != .root else { throw ProviderError(.invalidArgument, "the top of the location is a folder") }
+    let local = contents?.path ?? "/dev/null"
+    let base = Self.etag(baseVersion)
+    return try await withClient { c -> Item? in
+      let (size, sha) = try Self.digest(nil, local)
+      let current: S3ObjectInfo
+      do {
+        current = try await c.headObject(Self.key(path))
+      } catch let error as S3Error where error.code == .noSuchKey {
+        throw ProviderError.noSuchItem(path.displayString)  // deleted on the store: the core re-creates it
+      }
+      var stale = current.etag != base
+      if !stale {
+        do {
+          let condition: S3WriteCondition = self.conditionalWrites == .honoured ? .ifMatch(current.etag) : .none
+          _ = try await self.upload(c, Self.key(path), local, size: size, sha256: sha, condition: condition, progress)
+          return nil
+        } catch let error as S3Error where error.code == .preconditionFailed || error.code == .conflict {
+          stale = true  // written by someone else between the HEAD and the PUT
+        }
+      }
+      let copy = try await self.keepConflictCopy(of: path, from: local, size: size, sha256: sha, c)
+      var kept = try await self.stat(path, c)
+      kept.uploadingError = ProviderError(
+        .localVersionConflictingWithServer,
+        "\(path.lastComponent!.displayString) changed on the store first; your version was kept as '\(copy.displayString)'",
+        existingItem: self.identifier(for: path.parent.appending(copy)))
+      kept.isMostRecentVersionDownloaded = false
+      return kept
+    }
+  }
+
+  private func keepConflictCopy(of path: ItemPath, from local: String, size: Int64, sha256: String, _ c: S3Client)
+    async throws -> ItemName
+  {
+    for n in 1...100 {
+      let name = ConflictCopyName.name(for: path.lastComponent!, at: Date(), attempt: n)
+      let target = path.parent.appending(name)
+      if try await exists(target, c) { continue }
+      do {
+        let condition: S3WriteCondition = conditionalWrites == .honoured ? .ifNoneMatch : .none
+        _ = try await upload(c, Self.key(target), local, size: size, sha256: sha256, condition: condition, { _ in })
+        return name
+      } catch let error as S3Error where error.code == .preconditionFailed {
+        continue
+      }
+    }
+    throw ProviderError(.cannotSynchronize, "no free name for a conflict copy of \(path.displayString)")
+  }
+
+  /// Copies every key of `from` (one object, or all below a folder) to `to`, then deletes the
+  /// originals — only once every copy is there, so an interruption leaves both, never neither.
+  private func relocate(_ from: ItemPath, to: ItemPath) async throws(ProviderError) {
+    try await withClient { c in
+      if try await self.exists(to, c) { throw self.collision(to) }
+      let keys = try await self.keys(of: from, c)
+      guard !keys.isEmpty else { throw ProviderError.noSuchItem(from.displayString) }
+      let (old, new) = (Self.key(from), Self.key(to))
+      for key in keys {
+        let moved = new + key.dropFirst(old.count)
+        _ = try await c.copyObject(
+          from: key, to: moved, condition: self.conditionalWrites == .honoured ? .ifNoneMatch : .none)
+      }
+      for key in keys { _ = try await c.deleteObject(key) }
+    }
+  }
+
+  /// The keys an item is made of: its own, or every key below a folder (markers included).
+  func keys(of path: ItemPath, _ c: S3Client) async throws -> [[UInt8]] {
+    if (try? await c.headObject(Self.key(path))) != nil { return [Self.key(path)] }
+    var keys: [[UInt8]] = []
+    var token: String?
+    repeat {
+      let page = try await c.listObjects(prefix: Self.folderPrefix(path), delimiter: nil, continuationToken: token)
+      keys += page.objects.map(\.key)
+      token = page.isTruncated ? page.nextContinuationToken : nil
+    } while token != nil
+    return keys
+  }
+
+  /// Deletes an object, or every key below a folder (with `.recursive`; a folder with keys below
+  /// it is refused without). An item that is not there is success.
+  public func deleteItem(_ identifier: ItemIdentifier, baseVersion: ItemVersion?, options: DeleteOptions) async throws(ProviderError) {
+    if identifier == .root { throw ProviderError(.deletionRejected, "the top of the location cannot be deleted") }
+    guard let path = path(for: identifier) else { return }
+    defer { listings.forget(path.parent) }
+    try await withClient { c in
+      let keys = try await self.keys(of: path, c)
+      if keys.count > 1 || (keys.count == 1 && keys[0] != Self.key(path) && keys[0] != Self.folderPrefix(path)) {
+        guard options.contains(.recursive) else {
+          throw ProviderError(.directoryNotEmpty, "\(path.displayString) is not empty")
+        }
+      }
+      for key in keys { _ = try await c.deleteObject(key) }
+    }
+  }
+
+  /// A server-side copy of each key (CopyObject: the bytes never come here), never over a name
+  /// that is taken.
+  public func copyItem(_ identifier: ItemIdentifier, to parent: ItemIdentifier, name: ItemName?) async throws(ProviderError)
+    -> Item
+  {
+    let source = try requirePath(identifier)
+    let folder = try requirePath(parent)
+    let target = folder.appending(try Self.acceptedName(name ?? source.lastComponent ?? ItemName(bytes: [0x78])))
+    defer { listings.forget(folder) }
+    return try await withClient { c in
+      if try await self.exists(target, c) { throw self.collision(target) }
+      let keys = try await self.keys(of: source, c)
+      guard !keys.isEmpty else { throw ProviderError.noSuchItem(source.displayString) }
+      let (old, new) = (Self.key(source), Self.key(target))
+      for key in keys {
+        _ = try await c.copyObject(
+          from: key, to: new + key.dropFirst(old.count),
+          condition: self.conditionalWrites == .honoured ? .ifNoneMatch : .none)
+      }
+      return try await self.stat(target, c)
+    }
+  }
+
+  public func restoreItem(_ identifier: ItemIdentifier, to parent: ItemIdentifier?) async throws(ProviderError) -> Item {
+    throw ProviderError(.featureUnsupported, "this bucket has no trash")
+  }
+
+  public func performAction(_ action: ActionIdentifier, on items: [ItemIdentifier]) async throws(ProviderError) {
+    throw ProviderError(.featureUnsupported, "S3 locations declare no actions")
+  }
+
+  // MARK: - Helpers
+
+  func upload(
+    _ c: S3Client, _ key: [UInt8], _ local: String, size: Int64, sha256: String, condition: S3WriteCondition,
+    _ progress: @escaping @Sendable (TransferProgress) -> Void
+  ) async throws -> S3WriteResult {
+    try await S3Upload(
+      client: c, key: key, localPath: local, size: size, sha256: sha256, condition: condition,
+      threshold: multipartThreshold, partSize: partSize, progress: progress
+    ).run()
+  }
+
+  /// The size and SHA-256 of the bytes to send: the staged upload's digest when it has one.
+  static func digest(_ given: ContentDigest?, _ local: String) throws -> (Int64, String) {
+    if let given, given.algorithm == .sha256, local != "/dev/null" { return (given.size, given.value) }
+    if local == "/dev/null" { return (0, emptySHA256) }
+    return try S3Upload.sha256(of: local)
+  }
+
+  static let emptySHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+
+  func collision(_ path: ItemPath) -> ProviderError {
+    ProviderError(.filenameCollision, "\(path.displayString) already exists", existingItem: identifier(for: path))
+  }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import S3Client
+import S3TestSupport
+import TestExecution
+import Testing
+
+/// Issue 11: a bucket becomes a Folio location in one command — probed for conditional writes —
+/// and the command line works on it like on any location, against moto on loopback.
+@Suite(.offThePool) struct S3LocationTests {
+  @Test func aBucketIsAddedProbedListedReadWrittenAndDeletedOnlyWhenSaidForGood() async throws {
+    let moto = try await MotoServer()
+    defer { moto.stop() }
+    let s = try Sandbox()
+    let added = try s.folio(
+      [
+        "domain", "add", "store", "--s3", "s3://\(moto.plainBucket)/team", "--endpoint", moto.endpointURL,
+        "--access-key-id", moto.credentials.accessKeyID, "--secret-stdin",
+      ], stdin: moto.credentials.secretAccessKey + "\n")
+    #expect(added.status == 0 && added.out.contains("added 'store'"), "\(added)")
+    #expect(!added.out.contains("cannot detect conflicting edits"), "moto refuses stale conditional writes: \(added)")
+    let config = try String(contentsOfFile: s.configHome + "/folio/config.toml", encoding: .utf8)
+    #expect(config.contains("type = \"s3\"") && config.contains("conditional_writes = \"honoured\""), "\(config)")
+    #expect(!config.contains(moto.credentials.secretAccessKey), "the secret is in the credentials file, not config.toml")
+
+    try s.file("notes é.txt", "from folio\n")
+    let put = try s.folio("put", "notes é.txt", "store:/")
+    #expect(put.status == 0, "\(put)")
+    let listed = try s.folio("ls", "store:/")
+    #expect(listed.status == 0 && listed.out.contains("notes é.txt"), "\(listed)")
+    let copy = s.root + "/back.txt"
+    let got = try s.folio("get", "store:/notes é.txt", Arg(copy))
+    #expect(got.status == 0, "\(got)")
+    #expect((try? String(contentsOfFile: copy, encoding: .utf8)) == "from folio\n")
+    // The location's folder: the key is under "team/".
+    let raw = try moto.client(bucket: moto.plainBucket)
+    #expect(try await raw.listObjects(prefix: Array("team/".utf8)).objects.map(\.key) == [Array("team/notes é.txt".utf8)])
+
+    let domains = try s.folio("domain", "list")
+    #expect(domains.out.contains("s3") && domains.out.contains("online") && domains.out.contains("no trash"), "\(domains)")
+
+    // No trash in a bucket: rm says how to delete for good, and --permanently does.
+    let refused = try s.folio("rm", "store:/notes é.txt")
+    #expect(refused.status != 0 && refused.err.contains("--permanently"), "\(refused)")
+    #expect(try s.folio("rm", "--permanently", "store:/notes é.txt").status == 0)
+    #expect(try await raw.listObjects(prefix: Array("team/".utf8)).objects.isEmpty)
+  }
+
+  @Test func aWrongSecretAddsNothing() async throws {
+    let moto = try await MotoServer()
+    defer { moto.stop() }
+    let s = try Sandbox()
+    let added = try s.folio(
+      [
+        "domain", "add", "store", "--s3", "s3://\(moto.plainBucket)", "--endpoint", moto.endpointURL,
+        "--access-key-id", moto.credentials.accessKeyID, "--secret-stdin",
+      ], stdin: "not the secret\n")
+    #expect(added.status != 0 && added.err.contains("store"), "\(added)")
+    let config = (try? String(contentsOfFile: s.configHome + "/folio/config.toml", encoding: .utf8)) ?? ""
+    #expect(!config.contains("type = \"s3\""), "nothing saved: \(config)")
+    let credentials = (try? String(contentsOfFile: s.configHome + "/folio/credentials", encoding: .utf8)) ?? ""
+    #expect(!credentials.contains("store="), "no secret kept")
+  }
+}
