@@ -338,8 +338,11 @@ struct DomainListCommand: AsyncParsableCommand {
     switch status {
     case .online(let used, let quota):
       e.state = "online"
-      e.usedBytes = used
-      e.quotaBytes = quota
+      // A store that states no usage (a bucket, an SSH host without statvfs) says nothing, not "0 B".
+      if used > 0 || quota != nil {
+        e.usedBytes = used
+        e.quotaBytes = quota
+      }
     case .overQuota(let used, let quota):
       e.state = "over quota"
       e.usedBytes = used
