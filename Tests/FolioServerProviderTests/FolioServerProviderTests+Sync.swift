@@ -156,7 +156,7 @@ struct FolioServerProviderSyncTests {
     try await Task.sleep(nanoseconds: 300_000_000)
     try await fx.server.start()
     _ = try await ben.createItem(folderTemplate("after-outage"), fields: [], contents: nil, options: [])
-    #expect(try await within(30) { await waiter.value } == 1)
+    #expect(try await within(300) { await waiter.value } == 1)
 
     let idle = ana.changeSignals(for: .workingSet)
     let consumer = Task { () -> Int in

@@ -18,7 +18,7 @@ import TestExecution
 @Suite("TwoMachines", .serialized, .offThePool)
 struct TwoMachinesTests {
   @Test func twoMachinesEditRenameDeleteGoOfflineAndComeBackWithoutLosingAByte() async throws {
-    let server = try await within(60) { try await RemoteServer() }
+    let server = try await within(300) { try await RemoteServer() }
     let a = try Machine("A", server: server)
     let b = try Machine("B", server: server)
     #expect(a.home.root != b.home.root)
@@ -70,7 +70,7 @@ struct TwoMachinesTests {
     ], "\(journal)")
 
     // 3. The server comes back on the same root. B renames b, edits c, and deletes a for good.
-    try await within(60) { try await server.server.start() }
+    try await within(300) { try await server.server.start() }
     let rename = try await b.run(["rename", "work:/b.txt", "b-renamed.txt"])
     #expect(rename.status == 0, "\(rename)")
     try b.setEdit(cEditedByB)
@@ -126,14 +126,14 @@ struct TwoMachinesTests {
     // first a was deleted on purpose and the first c replaced from its current version: neither
     // is a version anyone still expects.)
     let checker = try RemoteClient(server, user: "ana")
-    let files = try await within(60) { try await checker.children() }
+    let files = try await within(300) { try await checker.children() }
     #expect(files.allSatisfy { !$0.isFolder })
     #expect(files.map(\.filename.lossyString).sorted() == expected.keys.sorted())
     for file in files {
-      let bytes = try await within(60) { try await checker.serverBytes(file.identifier) }
+      let bytes = try await within(300) { try await checker.serverBytes(file.identifier) }
       #expect(try sha256(bytes) == (try expected[file.filename.lossyString].map(sha256)), "\(file.filename.lossyString)")
     }
-    #expect(try await within(60) { try await checker.children(.trash) }.isEmpty, "nothing left in Recently Deleted")
+    #expect(try await within(300) { try await checker.children(.trash) }.isEmpty, "nothing left in Recently Deleted")
     let stored = try FileManager.default.contentsOfDirectory(
       at: server.server.root.appendingPathComponent("content"), includingPropertiesForKeys: nil)
     #expect(

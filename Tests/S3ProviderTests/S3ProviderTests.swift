@@ -119,7 +119,7 @@ struct S3ProviderTests {
             Array(String(format: "big/f%04d.txt", i).utf8), fromFile: empty.path, size: 0,
             sha256: "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
         }
-        if i % 16 == 15 { try? await group.waitForAll() }
+        if i % 8 == 7 { try? await group.waitForAll() }
       }
     }
     for sort in [ItemSort.default, ItemSort(key: .name, ascending: false), ItemSort(key: .size, ascending: true)] {
