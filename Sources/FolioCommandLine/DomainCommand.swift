@@ -26,7 +26,9 @@ struct DomainCommand: AsyncParsableCommand {
       The location is written to config.toml ([[domain]]); its password to \
       $XDG_CONFIG_HOME/folio/credentials (NAME=SECRET lines, mode 0600).
       """,
-    subcommands: [DomainAddCommand.self, DomainLoginCommand.self, DomainListCommand.self, DomainRemoveCommand.self])
+    subcommands: [
+      DomainAddCommand.self, DomainLoginCommand.self, DomainListCommand.self, DomainCheckCommand.self, DomainRemoveCommand.self,
+    ])
 }
 
 /// Reads the password the way the options say: standard input, or the terminal with echo off.

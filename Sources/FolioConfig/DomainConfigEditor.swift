@@ -95,6 +95,53 @@ public enum DomainConfigEditor {
     return result
   }
 
+  /// The config text with `key = value` set in the `[[domain]]` table named `name`: the line
+  /// replaced where the table has the key, else added at the table's end. Comments and every other
+  /// line stay as they are.
+  ///
+  /// - Throws: `noSuchItem` when there is no such table, `badConfig` when the result would change
+  ///   more than that key.
+  public static func setting(
+    _ key: String, to value: String, in name: DomainIdentifier, text: String, file: String, paths: FolioPaths
+  ) throws(ProviderError) -> String {
+    let before = try FolioConfiguration.parse(text, file: file, paths: paths)
+    guard before.domains.contains(where: { $0.identifier == name }) else {
+      throw ProviderError(.noSuchItem, "\(file) has no location named '\(name)'")
+    }
+    var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    let headers = lines.indices.filter { isTableHeader(lines[$0]) }
+    var done = false
+    for (n, start) in headers.enumerated() where isDomainHeader(lines[start]) {
+      var end = n + 1 < headers.count ? headers[n + 1] : lines.count
+      while end > start + 1, lines[end - 1].trimmingWhitespace().isEmpty || lines[end - 1].trimmingWhitespace().hasPrefix("#") {
+        end -= 1
+      }
+      guard let document = try? ConfigValue.parseDocument(lines[start..<end].joined(separator: "\n")),
+        case .array(let tables)? = document["domain"], case .table(let table)? = tables.first,
+        case .string(let blockName)? = table["name"], blockName == name.rawValue
+      else { continue }
+      let line = "\(key) = \(quoted(value))"
+      if let i = (start + 1..<end).first(where: {
+        lines[$0].trimmingWhitespace().hasPrefix(key + " ") || lines[$0].trimmingWhitespace().hasPrefix(key + "=")
+      }) {
+        lines[i] = line
+      } else {
+        lines.insert(line, at: end)
+      }
+      done = true
+      break
+    }
+    guard done else { throw ProviderError(.badConfig, "\(file): cannot find the [[domain]] table of '\(name)'; edit it by hand") }
+    let result = lines.joined(separator: "\n")
+    let after = try FolioConfiguration.parse(result, file: file, paths: paths)
+    guard after.domains.count == before.domains.count,
+      zip(after.domains, before.domains).allSatisfy({ $0.identifier == name || $0 == $1 })
+    else {
+      throw ProviderError(.badConfig, "\(file): setting \(key) of '\(name)' would change more than that; edit it by hand")
+    }
+    return result
+  }
+
   /// Reads config.toml as text ("" when it does not exist).
   public static func read(_ url: URL) throws(ProviderError) -> String {
     do {

@@ -22,6 +22,15 @@ import Testing
     #expect(config.contains("type = \"s3\"") && config.contains("conditional_writes = \"honoured\""), "\(config)")
     #expect(!config.contains(moto.credentials.secretAccessKey), "the secret is in the credentials file, not config.toml")
 
+    // `domain check` probes again and keeps the answer, touching nothing else of config.toml.
+    let configPath = s.configHome + "/folio/config.toml"
+    try (config.replacingOccurrences(of: "conditional_writes = \"honoured\"", with: "conditional_writes = \"ignored\"")
+      + "# a comment of the person's\n").write(toFile: configPath, atomically: true, encoding: .utf8)
+    let checked = try s.folio("domain", "check", "store")
+    #expect(checked.status == 0 && checked.out.contains("refuses stale conditional writes"), "\(checked)")
+    let rechecked = try String(contentsOfFile: configPath, encoding: .utf8)
+    #expect(rechecked.contains("conditional_writes = \"honoured\"") && rechecked.contains("# a comment of the person's"), "\(rechecked)")
+
     try s.file("notes é.txt", "from folio\n")
     let put = try s.folio("put", "notes é.txt", "store:/")
     #expect(put.status == 0, "\(put)")

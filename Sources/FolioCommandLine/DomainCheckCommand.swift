@@ -1,0 +1,40 @@
+import ArgumentParser
+import FolioConfig
+import Foundation
+import ProviderAPI
+import S3Provider
+
+/// `folio domain check NAME`: runs the probes of `domain add` again and keeps what they find — a
+/// store upgraded to honour conditional writes (or one that stopped) is then treated as it is.
+struct DomainCheckCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "check",
+    abstract: "Probe a location again (does the store refuse a write based on a version it no longer has?) and keep the answer.",
+    discussion: "For an S3 location: on a scratch key, a create with If-None-Match: * twice and a write with a wrong If-Match; the finding is saved as conditional_writes in config.toml.")
+
+  @Argument(help: "The location's name.") var name: String
+
+  func run() async throws {
+    try await runReporting { () async throws(ProviderError) in
+      let paths = FolioPaths.current
+      let id = try DomainIdentifier(name)
+      let file = paths.configFile
+      let text = try DomainConfigEditor.read(file)
+      let configuration = try FolioConfiguration.parse(text, file: file.path, paths: paths)
+      guard let config = configuration.domains.first(where: { $0.identifier == id }) else {
+        throw ProviderError(.noSuchItem, "no location named '\(id)' (see folio domain list)")
+      }
+      guard let provider = try RemoteDomains.s3Provider(for: config, paths: paths) else {
+        throw ProviderError(.featureUnsupported, "'\(id)' has nothing to probe: only S3 locations are probed so far")
+      }
+      let found = try await S3Probe.conditionalWrites(try provider.client())
+      let updated = try DomainConfigEditor.setting(
+        "conditional_writes", to: found.rawValue, in: id, text: text, file: file.path, paths: paths)
+      try DomainConfigEditor.write(updated, to: file)
+      Console.out(
+        found == .honoured
+          ? "'\(id)': the store refuses stale conditional writes: an edit based on an old version never replaces a newer one"
+          : "'\(id)': the store ignores conditional writes: Folio cannot detect conflicting edits by the write itself; it reads each object just before replacing it")
+    }
+  }
+}
