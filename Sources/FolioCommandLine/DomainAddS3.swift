@@ -34,11 +34,17 @@ extension DomainAddCommand {
       _ = try await provider.enumerate(EnumerationRequest(container: .root, suggestedPageSize: 1), page: nil, progress: { _ in })
       let found = try await S3Probe.conditionalWrites(try provider.client())
       settings.append(("conditional_writes", found.rawValue))
+      let versioning = try await S3Probe.versioning(try provider.client())
+      settings.append(("versioning", versioning))
       draft = try DomainConfigEditor.adding(
         name: id, type: "s3", settings: settings, displayName: displayName, to: text, file: file.path, paths: paths)
       try DomainConfigEditor.write(draft, to: file)
       let place = "s3://\(bucket)\(prefix.isEmpty ? "" : "/" + prefix)"
       Console.out("added '\(id)': \(TerminalText.escape(place)) (browse it with: folio ls \(id):/)")
+      Console.out(
+        versioning == "enabled"
+          ? "the bucket keeps versions: deleted items go to Recently Deleted and can be put back"
+          : "the bucket keeps no versions: deleting is for good (Folio asks first)")
       if found != .honoured {
         Console.out(
           "note: this store does not refuse a write based on a version it no longer has, so Folio cannot detect "

@@ -28,9 +28,12 @@ struct DomainCheckCommand: AsyncParsableCommand {
         throw ProviderError(.featureUnsupported, "'\(id)' has nothing to probe: only S3 locations are probed so far")
       }
       let found = try await S3Probe.conditionalWrites(try provider.client())
-      let updated = try DomainConfigEditor.setting(
+      let versioning = try await S3Probe.versioning(try provider.client())
+      var updated = try DomainConfigEditor.setting(
         "conditional_writes", to: found.rawValue, in: id, text: text, file: file.path, paths: paths)
+      updated = try DomainConfigEditor.setting("versioning", to: versioning, in: id, text: updated, file: file.path, paths: paths)
       try DomainConfigEditor.write(updated, to: file)
+      Console.out(versioning == "enabled" ? "'\(id)': the bucket keeps versions: Recently Deleted" : "'\(id)': the bucket keeps no versions: deleting is for good")
       Console.out(
         found == .honoured
           ? "'\(id)': the store refuses stale conditional writes: an edit based on an old version never replaces a newer one"

@@ -329,7 +329,7 @@ struct DomainListCommand: AsyncParsableCommand {
         e.server = "s3://" + (settings["bucket"] ?? "?") + (settings["prefix"].map { "/" + $0 } ?? "")
           + (settings["endpoint"].map { " at " + $0 } ?? "")
         e.detail =
-          "no trash in a bucket: deleting is for good"
+          (settings["versioning"] == "enabled" ? "versions kept: Recently Deleted" : "no trash in a bucket: deleting is for good")
           + (settings["conditional_writes"] == "honoured" ? "" : "; cannot detect conflicting edits (the store ignores conditional writes)")
       }
     }

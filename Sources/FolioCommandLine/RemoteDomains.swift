@@ -75,7 +75,9 @@ enum RemoteDomains {
       throw ProviderError(.badConfig, "the location '\(id)': \((error as? S3Error)?.message ?? "\(error)")")
     }
     let conditional = settings["conditional_writes"].flatMap(ProviderTraits.ConditionalWrites.init(rawValue:)) ?? .unknown
-    return S3Provider(domain: id, endpoint: endpoint, credentials: credentials, conditionalWrites: conditional)
+    return S3Provider(
+      domain: id, endpoint: endpoint, credentials: credentials, conditionalWrites: conditional,
+      versioned: settings["versioning"] == "enabled")
   }
 
   /// A `[[domain]] type = "sftp"`: `host` (anything ssh takes: an alias of ~/.ssh/config,

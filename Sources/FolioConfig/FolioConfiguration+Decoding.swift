@@ -151,7 +151,7 @@ extension ConfigDecoder {
     let sftpKeys = ["host", "port", "path", "ssh_config"]
     // A bucket: its credentials are found as the AWS CLI finds them (or the access key id here and
     // its secret in the credentials file); what the probe found is kept as conditional_writes.
-    let s3Keys = ["bucket", "prefix", "endpoint", "region", "profile", "access_key_id", "conditional_writes"]
+    let s3Keys = ["bucket", "prefix", "endpoint", "region", "profile", "access_key_id", "conditional_writes", "versioning"]
     let specific: [String] =
       type == "local" ? ["root"] : type == "sftp" ? sftpKeys : type == "s3" ? s3Keys : remoteKeys
     try checkKeys(table, allowed: common + specific.map { ($0, .value) }) { key in
@@ -223,6 +223,9 @@ extension ConfigDecoder {
       }
       if type == "s3" {
         if settings["bucket"] == nil { throw error(table.path, "missing key \"bucket\" (the S3 bucket's name)") }
+        if let value = settings["versioning"], !["enabled", "off"].contains(value) {
+          throw error(table.path(of: "versioning"), "\(Self.quote(value)) is not \"enabled\" or \"off\"")
+        }
         if let value = settings["conditional_writes"], !["honoured", "ignored", "unknown"].contains(value) {
           throw error(table.path(of: "conditional_writes"), "\(Self.quote(value)) is not one of \"honoured\", \"ignored\", \"unknown\"")
         }

@@ -31,4 +31,13 @@ public enum S3Probe {
       throw S3ErrorMapping.map(error, location: "the bucket", bucket: client.endpoint.bucket)
     }
   }
+
+  /// "enabled" when the bucket keeps versions (a delete leaves a marker: a trash), else "off".
+  public static func versioning(_ client: S3Client) async throws(ProviderError) -> String {
+    do {
+      return try await client.bucketVersioning() == .enabled ? "enabled" : "off"
+    } catch {
+      throw S3ErrorMapping.map(error, location: "the bucket", bucket: client.endpoint.bucket)
+    }
+  }
 }

@@ -10,6 +10,7 @@ extension S3Provider {
   public func enumerate(
     _ request: EnumerationRequest, page: Page?, progress: @escaping @Sendable (EnumerationProgress) -> Void
   ) async throws(ProviderError) -> ItemPage {
+    if request.container == .trash { return try await enumerateTrash(request, page: page) }
     let folder = try requirePath(request.container)
     var snapshot: S3ListingSnapshot
     var offset = 0

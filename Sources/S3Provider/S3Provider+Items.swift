@@ -4,7 +4,16 @@ import S3Client
 
 extension S3Provider {
   public func item(for identifier: ItemIdentifier, pathHint: ItemPath?) async throws(ProviderError) -> Item {
-    try await item(at: requirePath(identifier))
+    if let original = trashedPath(identifier) {
+      try requireTrash()
+      return try await withClient { c in
+        guard let e = try await self.trashedEntries(c).first(where: { $0.key == Self.key(original) }) else {
+          throw ProviderError.noSuchItem("\(original.displayString) in the trash")
+        }
+        return self.trashedItem(e.key, marker: e.marker, kept: e.kept)
+      }
+    }
+    return try await item(at: requirePath(identifier))
   }
 
   /// HEAD for a file; when no object has the key, a folder if any key starts with "path/" (a

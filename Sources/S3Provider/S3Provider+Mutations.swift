@@ -53,8 +53,18 @@ extension S3Provider {
     if changedFields.contains(.tagData) {
       throw ProviderError(.featureUnsupported, "S3 keeps no tags: Folio keeps them on this computer")
     }
+    if trashedPath(identifier) != nil {
+      // In the trash: Put Back into the new parent (the core's restore comes through restoreItem).
+      guard changedFields.contains(.parentItemIdentifier), template.parentIdentifier != .trash else {
+        throw ProviderError(.invalidArgument, "an item in the trash can only be put back or deleted")
+      }
+      return try await restoreItem(identifier, to: template.parentIdentifier)
+    }
     var path = try requirePath(identifier)
     defer { listings.forget(path.parent) }
+    if changedFields.contains(.parentItemIdentifier) && template.parentIdentifier == .trash && versioned {
+      return try await trash(path)
+    }
     if changedFields.contains(.contents) {
       if let kept = try await replaceContents(of: path, baseVersion: baseVersion, contents: contents, progress: progress) {
         return kept
@@ -63,7 +73,7 @@ extension S3Provider {
     if !changedFields.isDisjoint(with: [.filename, .parentItemIdentifier]) {
       guard path != .root else { throw ProviderError(.invalidArgument, "the top of the location cannot be moved") }
       if changedFields.contains(.parentItemIdentifier) && template.parentIdentifier == .trash {
-        throw ProviderError(.featureUnsupported, "this bucket has no trash; delete the item instead")
+        throw ProviderError(.featureUnsupported, "this bucket keeps no versions, so it has no trash; delete the item instead")
       }
       let parent = changedFields.contains(.parentItemIdentifier) ? try requirePath(template.parentIdentifier) : path.parent
       let name = changedFields.contains(.filename) ? try Self.acceptedName(template.filename) : path.lastComponent!
@@ -169,6 +179,10 @@ extension S3Provider {
   /// it is refused without). An item that is not there is success.
   public func deleteItem(_ identifier: ItemIdentifier, baseVersion: ItemVersion?, options: DeleteOptions) async throws(ProviderError) {
     if identifier == .root { throw ProviderError(.deletionRejected, "the top of the location cannot be deleted") }
+    if let original = trashedPath(identifier) {
+      try await deleteForever(original)
+      return
+    }
     guard let path = path(for: identifier) else { return }
     defer { listings.forget(path.parent) }
     try await withClient { c in
@@ -178,7 +192,14 @@ extension S3Provider {
           throw ProviderError(.directoryNotEmpty, "\(path.displayString) is not empty")
         }
       }
-      for key in keys { _ = try await c.deleteObject(key) }
+      for key in keys {
+        if self.versioned {
+          // For good means every version: a plain DELETE would only leave a marker (the trash).
+          try await self.deleteForever(ItemPath(bytes: [0x2F] + key))
+        } else {
+          _ = try await c.deleteObject(key)
+        }
+      }
     }
   }
 
@@ -203,10 +224,6 @@ extension S3Provider {
       }
       return try await self.stat(target, c)
     }
-  }
-
-  public func restoreItem(_ identifier: ItemIdentifier, to parent: ItemIdentifier?) async throws(ProviderError) -> Item {
-    throw ProviderError(.featureUnsupported, "this bucket has no trash")
   }
 
   public func performAction(_ action: ActionIdentifier, on items: [ItemIdentifier]) async throws(ProviderError) {

@@ -26,6 +26,9 @@ public final class S3Provider: Provider, PathKeyedProvider, AccountStatusProvidi
   public let endpoint: S3Endpoint
   /// What the probe found the store does with conditional writes.
   public let conditionalWrites: ProviderTraits.ConditionalWrites
+  /// The bucket keeps versions: a delete leaves a marker, and Recently Deleted is the keys whose
+  /// newest version is one (``S3Provider+Trash``).
+  public let versioned: Bool
   private let credentials: Mutex<S3Credentials?>
   let listings = S3ListingCache(capacity: 16)
   /// Above this an upload is sent in parts (resumable: parts already on the store are not sent again).
@@ -36,7 +39,7 @@ public final class S3Provider: Provider, PathKeyedProvider, AccountStatusProvidi
 
   public var traits: ProviderTraits {
     ProviderTraits(
-      content: .synced, changeFeed: .none, identity: .pathKeyed, hasTrash: false, rangedReads: true,
+      content: .synced, changeFeed: .none, identity: .pathKeyed, hasTrash: versioned, rangedReads: true,
       conditionalWrites: conditionalWrites, contentHash: .opaqueTag, storesFavorites: false, namesAreBytes: false)
   }
 
@@ -46,13 +49,14 @@ public final class S3Provider: Provider, PathKeyedProvider, AccountStatusProvidi
   ///   - conditionalWrites: the probe's finding (`unknown` before one ran: treated as ignored).
   public init(
     domain: DomainIdentifier, endpoint: S3Endpoint, credentials: S3Credentials?,
-    conditionalWrites: ProviderTraits.ConditionalWrites = .unknown,
+    conditionalWrites: ProviderTraits.ConditionalWrites = .unknown, versioned: Bool = false,
     multipartThreshold: Int64 = 64 << 20, partSize: Int64 = 16 << 20
   ) {
     self.domain = domain
     self.endpoint = endpoint
     self.credentials = Mutex(credentials)
     self.conditionalWrites = conditionalWrites
+    self.versioned = versioned
     self.multipartThreshold = max(5 << 20, multipartThreshold)
     self.partSize = max(5 << 20, partSize)
   }
@@ -99,7 +103,7 @@ public final class S3Provider: Provider, PathKeyedProvider, AccountStatusProvidi
 
   func requirePath(_ identifier: ItemIdentifier) throws(ProviderError) -> ItemPath {
     guard let path = path(for: identifier) else {
-      if identifier == .trash { throw ProviderError(.featureUnsupported, "this bucket has no trash") }
+      if identifier == .trash { throw ProviderError(.featureUnsupported, "this is the trash, not a folder") }
       throw ProviderError.noSuchItem(identifier.rawValue)
     }
     return path

@@ -192,6 +192,45 @@ struct S3ProviderTests {
     #expect(try await raw.listMultipartUploads().isEmpty)
   }
 
+  /// A versioned bucket has a trash: a delete leaves a marker, Recently Deleted lists it, Put Back
+  /// brings the object back as it was, Delete Forever removes every version.
+  @Test func aVersionedBucketHasRecentlyDeletedWithPutBackAndDeleteForever() async throws {
+    let moto = try await MotoServer()
+    defer { moto.stop() }
+    let p = S3Provider(
+      domain: Self.domain, endpoint: try S3Endpoint(bucket: moto.versionedBucket, region: moto.region, endpoint: moto.endpointURL),
+      credentials: moto.credentials, conditionalWrites: .honoured, versioned: true)
+    #expect(p.traits.hasTrash)
+    let made = try await p.createItem(
+      ItemTemplate(parentIdentifier: .root, filename: ItemName("report.txt"), contentType: .plainText), fields: [.contents],
+      contents: try file("the report"), options: [])
+    var template = ItemTemplate(made)
+    template.parentIdentifier = .trash
+    let trashed = try await p.modifyItem(template, baseVersion: made.version, changedFields: .parentItemIdentifier, contents: nil)
+    #expect(trashed.isTrashed && trashed.originalPath == ItemPath("/report.txt"), "\(trashed)")
+    await #expect(throws: ProviderError.self) { _ = try await p.item(at: ItemPath("/report.txt")) }
+    let inTrash = try await p.enumerate(EnumerationRequest(container: .trash, suggestedPageSize: 50), page: nil, progress: { _ in })
+    #expect(inTrash.items.map(\.filename) == [ItemName("report.txt")])
+    #expect(try await p.item(for: trashed.identifier).isTrashed)
+
+    let back = try await p.restoreItem(trashed.identifier, to: nil)
+    #expect(back.path == ItemPath("/report.txt"))
+    #expect(try await fetch(p, "/report.txt") == "the report")
+    #expect(try await p.enumerate(EnumerationRequest(container: .trash, suggestedPageSize: 50), page: nil, progress: { _ in }).items.isEmpty)
+
+    // Trashed again, then deleted forever: no version of the key is left.
+    let again = try await p.modifyItem(template, baseVersion: back.version, changedFields: .parentItemIdentifier, contents: nil)
+    try await p.deleteItem(again.identifier, baseVersion: nil, options: [])
+    let raw = try moto.client(bucket: moto.versionedBucket)
+    #expect(try await raw.listObjectVersions(prefix: Array("report.txt".utf8), delimiter: nil).versions.isEmpty)
+    // Delete for good of a live item removes its versions too (not a marker: that is the trash).
+    let other = try await p.createItem(
+      ItemTemplate(parentIdentifier: .root, filename: ItemName("gone.txt"), contentType: .plainText), fields: [.contents],
+      contents: try file("gone"), options: [])
+    try await p.deleteItem(other.identifier, baseVersion: nil, options: [])
+    #expect(try await raw.listObjectVersions(prefix: Array("gone.txt".utf8), delimiter: nil).versions.isEmpty)
+  }
+
   @Test func aWrongSecretIsASignInAndTheRightOneWorks() async throws {
     let moto = try await MotoServer()
     defer { moto.stop() }
