@@ -166,7 +166,7 @@ let package = Package(
       name: "folio-bench",
       dependencies: [
         "ProviderAPI", "LocalProvider", "ProviderCore", "WorkingSetIndex", "FolioServerProvider", "FolioProtocol",
-        "TestSupport", "SFTPClient", "SFTPProvider", "SSHTestSupport",
+        "TestSupport", "SFTPClient", "SFTPProvider", "SSHTestSupport", "S3Client", "S3Provider", "S3TestSupport",
       ],
       swiftSettings: strict),
     // Test doubles: InMemoryProvider with injectable latency, failures and clock.

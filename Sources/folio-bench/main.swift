@@ -8,6 +8,7 @@ let usage = """
   usage: folio-bench [--sizes 10000,100000,1000000] [--work DIR] [--index-rows N]
          folio-bench remote [--help]   (Folio against folio serve and curl: see its --help)
          folio-bench sftp [--help]     (Folio against sftp and scp on a private sshd: see its --help)
+         folio-bench s3 [--help]       (Folio against curl and aws s3 cp on moto: see its --help)
 
   Creates (once, then reuses) folders with the given numbers of entries under DIR
   (default: $TMPDIR/folio-bench), and an index of N working-set rows (default 1000000), then prints:
@@ -104,6 +105,22 @@ if args.first == "_remote-changes", args.count == 4, let runs = Int(args[3]) {
   exit(0)
 }
 
+if args.first == "s3" {
+  do { try await S3Bench.run(S3Bench.parse(Array(args.dropFirst()))) } catch { fail("\(error)") }
+  exit(0)
+}
+if args.first == "_s3-get", args.count == 4 {
+  do { emit(try await S3Bench.download(url: args[1], remote: args[2], to: args[3])) } catch { fail("\(error)") }
+  exit(0)
+}
+if args.first == "_s3-put", args.count == 4 {
+  do { emit(try await S3Bench.upload(url: args[1], file: args[2], name: args[3])) } catch { fail("\(error)") }
+  exit(0)
+}
+if args.first == "_s3-list", args.count == 3 {
+  do { emit(try await S3Bench.list(url: args[1], folder: args[2])) } catch { fail("\(error)") }
+  exit(0)
+}
 if args.first == "sftp" {
   do { try await SFTPBench.run(SFTPBench.parse(Array(args.dropFirst()))) } catch { fail("\(error)") }
   exit(0)

@@ -1,0 +1,230 @@
+import Foundation
+import ProviderAPI
+import S3Client
+import S3Provider
+import S3TestSupport
+
+/// `folio-bench s3`: Folio's S3 location against curl and `aws s3 cp` on the same moto server on
+/// loopback, in one run (issue 11 §6). moto runs without signature checks here; every client still
+/// signs (curl with `--aws-sigv4`) and pays the same server. Each Folio measurement runs in a fresh child
+/// process (its own peak RSS) and includes making its client:
+/// - download and upload of a `fileMiB` object, alternating Folio / curl / aws, `runs` each;
+/// - a folder of `entries` keys: Folio's first sorted page (the whole folder is read: S3 lists in
+///   key order only) against the listing requests alone, made with curl (ListObjectsV2 pages of
+///   1000 followed by their continuation tokens).
+enum S3Bench {
+  struct Options {
+    var entries = 20_000
+    var fileMiB = 256
+    var runs = 3
+  }
+
+  static let usage = """
+    usage: folio-bench s3 [--entries 20000] [--file-mib 256] [--runs 3]
+
+    Starts moto on loopback (pip install 'moto[server]'; also needs curl, sha256sum, and aws for its
+    column) and prints: download and upload of a --file-mib MiB object through Folio's S3 provider,
+    curl and `aws s3 cp` (seconds, MB/s, Folio/curl, Folio's peak RSS), alternating, --runs each;
+    and a folder of --entries keys: Folio's first sorted page against curl's ListObjectsV2 pages.
+    Build in release mode: swift build -c release --product folio-bench
+    """
+
+  static func parse(_ args: [String]) -> Options {
+    var o = Options()
+    var i = 0
+    func number() -> Int {
+      guard i + 1 < args.count, let n = Int(args[i + 1]), n > 0 else { fail("\(args[i]) needs a positive number\n\(usage)") }
+      i += 1
+      return n
+    }
+    while i < args.count {
+      switch args[i] {
+      case "--help", "-h":
+        print(usage)
+        exit(0)
+      case "--entries": o.entries = number()
+      case "--file-mib": o.fileMiB = number()
+      case "--runs": o.runs = number()
+      default: fail("unknown argument \(args[i])\n\(usage)")
+      }
+      i += 1
+    }
+    return o
+  }
+
+  static let bucket = "folio-plain"
+  /// curl signs with SigV4 too (moto refuses an anonymous GET), its payload left unsigned; Folio
+  /// signs the real SHA-256, which its staged uploads carry (here it hashes the file first).
+  static let signed = ["-sf", "--aws-sigv4", "aws:amz:us-east-1:s3", "--user", "bench:bench"]
+
+  static func run(_ o: Options) async throws {
+    let moto = try await MotoServer(authentication: false)
+    defer { moto.stop() }
+    let url = moto.endpointURL
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-bench-s3-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let bytes = Int64(o.fileMiB) << 20
+    let source = folder + "/up.bin"
+    try BenchFile.create(source, size: bytes)
+    let sum = try SFTPBench.sha256(source)
+    try SFTPBench.tool("/usr/bin/curl", Self.signed + ["-T", source, "\(url)/\(bucket)/down.bin"])
+    let hasAWS = FileManager.default.isExecutableFile(atPath: "/usr/local/bin/aws") || which("aws") != nil
+    print("folio-bench s3: \(o.fileMiB) MiB object, \(grouped(o.entries)) keys, \(o.runs) runs; moto on \(url)")
+
+    var down: [String: [Double]] = [:]
+    var up: [String: [Double]] = [:]
+    var rss: [Int] = []
+    for run in 1...o.runs {
+      let target = folder + "/got-\(run).bin"
+      let folio = try child(["_s3-get", url, "/down.bin", target], as: SFTPBench.TransferResult.self)
+      down["folio", default: []].append(folio.seconds)
+      rss.append(folio.peakRSS)
+      try SFTPBench.check(target, sum)
+      down["curl", default: []].append(try SFTPBench.timed { try SFTPBench.tool("/usr/bin/curl", Self.signed + ["-o", target, "\(url)/\(bucket)/down.bin"]) })
+      try SFTPBench.check(target, sum)
+      if hasAWS {
+        down["aws", default: []].append(try SFTPBench.timed { try aws(url, ["s3", "cp", "--quiet", "s3://\(bucket)/down.bin", target]) })
+        try SFTPBench.check(target, sum)
+      }
+      try? FileManager.default.removeItem(atPath: target)
+
+      let put = try child(["_s3-put", url, source, "up-\(run).bin"], as: SFTPBench.TransferResult.self)
+      up["folio", default: []].append(put.seconds)
+      rss.append(put.peakRSS)
+      up["curl", default: []].append(try SFTPBench.timed { try SFTPBench.tool("/usr/bin/curl", Self.signed + ["-T", source, "\(url)/\(bucket)/c-\(run).bin"]) })
+      if hasAWS {
+        up["aws", default: []].append(try SFTPBench.timed { try aws(url, ["s3", "cp", "--quiet", source, "s3://\(bucket)/a-\(run).bin"]) })
+      }
+    }
+
+    // The folder: keys made with the client, 16 at a time.
+    let client = try moto.client(bucket: bucket)
+    let empty = folder + "/empty"
+    FileManager.default.createFile(atPath: empty, contents: Data())
+    var next = 0
+    while next < o.entries {
+      try await withThrowingTaskGroup(of: Void.self) { group in
+        for n in next..<min(o.entries, next + 8) {
+          group.addTask {
+            _ = try await client.putObject(
+              Array("many/file \(n).txt".utf8), fromFile: empty, size: 0,
+              sha256: "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+          }
+        }
+        try await group.waitForAll()
+      }
+      next += 8
+    }
+    var first: [Double] = []
+    var curlList: [Double] = []
+    var listRSS = 0
+    for _ in 1...o.runs {
+      let r = try child(["_s3-list", url, "/many"], as: SFTPBench.ListingResult.self)
+      guard r.count == o.entries else { throw BenchError("Folio listed \(r.count) of \(o.entries) keys") }
+      first.append(r.first)
+      listRSS = max(listRSS, r.peakRSS)
+      curlList.append(try SFTPBench.timed { try curlListing(url, prefix: "many/", expect: o.entries) })
+    }
+
+    func mbps(_ s: Double) -> String { String(format: "%.0f MB/s", Double(bytes) / s / 1e6) }
+    print("")
+    print("| \(o.fileMiB) MiB | Folio | curl | aws s3 cp | Folio speed / curl | Folio speed / aws | Folio peak RSS |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for (label, table) in [("download", down), ("upload", up)] {
+      let f = median(table["folio"]!)
+      let c = median(table["curl"]!)
+      let a = table["aws"].map { median($0) }
+      print(
+        "| \(label) | \(sec(f)) (\(mbps(f))) | \(sec(c)) (\(mbps(c))) | \(a.map { "\(sec($0)) (\(mbps($0)))" } ?? "–") | "
+          + "\(String(format: "%.2f×", c / f)) | \(a.map { String(format: "%.2f×", $0 / f) } ?? "–") | \(mib(rss.max() ?? 0)) |")
+    }
+    print("")
+    print("| \(grouped(o.entries)) keys | Folio first sorted page | curl ListObjectsV2 pages | Folio / curl | Folio peak RSS |")
+    print("|---|---:|---:|---:|---:|")
+    let f = median(first)
+    let l = median(curlList)
+    print("| medians of \(o.runs) | \(sec(f)) | \(sec(l)) | \(String(format: "%.2f×", f / l)) | \(mib(listRSS)) |")
+    print("")
+    print("each run: download \(down.map { "\($0.key) \($0.value.map(sec))" }.sorted().joined(separator: "; "))")
+    print("          upload \(up.map { "\($0.key) \($0.value.map(sec))" }.sorted().joined(separator: "; "))")
+    print("          listing Folio \(first.map(sec)), curl \(curlList.map(sec))")
+  }
+
+  static func which(_ program: String) -> String? {
+    (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { "\($0)/\(program)" }
+      .first { FileManager.default.isExecutableFile(atPath: $0) }
+  }
+
+  static func aws(_ url: String, _ arguments: [String]) throws {
+    guard let program = which("aws") else { throw BenchError("aws is not installed") }
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: program)
+    p.arguments = ["--endpoint-url", url] + arguments
+    var env = ProcessInfo.processInfo.environment
+    env["AWS_ACCESS_KEY_ID"] = "bench"
+    env["AWS_SECRET_ACCESS_KEY"] = "bench"
+    env["AWS_DEFAULT_REGION"] = "us-east-1"
+    p.environment = env
+    p.standardOutput = FileHandle.nullDevice
+    try p.run()
+    p.waitUntilExit()
+    guard p.terminationStatus == 0 else { throw BenchError("aws \(arguments) failed (\(p.terminationStatus))") }
+  }
+
+  /// The listing requests alone: ListObjectsV2 pages of 1000 with curl, following the tokens.
+  static func curlListing(_ url: String, prefix: String, expect: Int) throws {
+    var token: String?
+    var keys = 0
+    repeat {
+      var query = "list-type=2&delimiter=%2F&max-keys=1000&prefix=\(prefix.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? prefix)"
+      if let token { query += "&continuation-token=\(token.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? token)" }
+      let p = Process()
+      p.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+      p.arguments = Self.signed + ["\(url)/\(bucket)?\(query)"]
+      let out = Pipe()
+      p.standardOutput = out
+      try p.run()
+      let body = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      p.waitUntilExit()
+      keys += body.components(separatedBy: "<Key>").count - 1
+      token = body.range(of: "<NextContinuationToken>").flatMap { start in
+        body[start.upperBound...].range(of: "</NextContinuationToken>").map { String(body[start.upperBound..<$0.lowerBound]) }
+      }
+    } while token != nil
+    guard keys == expect else { throw BenchError("curl listed \(keys) of \(expect) keys") }
+  }
+
+  // MARK: - The children
+
+  static func provider(_ url: String) throws -> S3Provider {
+    S3Provider(
+      domain: DomainIdentifier(unchecked: "bench"), endpoint: try S3Endpoint(bucket: bucket, endpoint: url),
+      credentials: S3Credentials(accessKeyID: "bench", secretAccessKey: "bench"), conditionalWrites: .honoured)
+  }
+
+  static func download(url: String, remote: String, to destination: String) async throws -> SFTPBench.TransferResult {
+    let t0 = now()
+    let p = try provider(url)
+    let item = try await p.item(at: ItemPath(remote))
+    _ = try await p.fetchContents(item.identifier, version: nil, to: URL(fileURLWithPath: destination), progress: { _ in })
+    return SFTPBench.TransferResult(seconds: now() - t0, peakRSS: peakRSS())
+  }
+
+  static func upload(url: String, file: String, name: String) async throws -> SFTPBench.TransferResult {
+    let t0 = now()
+    let p = try provider(url)
+    let template = ItemTemplate(parentIdentifier: .root, filename: try ItemName.validated(name), contentType: .data)
+    _ = try await p.createItem(template, fields: [], contents: URL(fileURLWithPath: file), options: [])
+    return SFTPBench.TransferResult(seconds: now() - t0, peakRSS: peakRSS())
+  }
+
+  static func list(url: String, folder: String) async throws -> SFTPBench.ListingResult {
+    let t0 = now()
+    let p = try provider(url)
+    let container = try await p.item(at: ItemPath(folder)).identifier
+    let page = try await p.enumerate(
+      EnumerationRequest(container: container, suggestedPageSize: 200, freshness: .current), page: nil, progress: { _ in })
+    return SFTPBench.ListingResult(first: now() - t0, second: 0, count: page.totalCount ?? -1, peakRSS: peakRSS())
+  }
+}
