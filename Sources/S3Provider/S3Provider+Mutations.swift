@@ -153,11 +153,7 @@ extension S3Provider {
       let keys = try await self.keys(of: from, c)
       guard !keys.isEmpty else { throw ProviderError.noSuchItem(from.displayString) }
       let (old, new) = (Self.key(from), Self.key(to))
-      for key in keys {
-        let moved = new + key.dropFirst(old.count)
-        _ = try await c.copyObject(
-          from: key, to: moved, condition: self.conditionalWrites == .honoured ? .ifNoneMatch : .none)
-      }
+      try await self.copyAll(keys, from: old, to: new, c)
       for key in keys { _ = try await c.deleteObject(key) }
     }
   }
@@ -216,12 +212,7 @@ extension S3Provider {
       if try await self.exists(target, c) { throw self.collision(target) }
       let keys = try await self.keys(of: source, c)
       guard !keys.isEmpty else { throw ProviderError.noSuchItem(source.displayString) }
-      let (old, new) = (Self.key(source), Self.key(target))
-      for key in keys {
-        _ = try await c.copyObject(
-          from: key, to: new + key.dropFirst(old.count),
-          condition: self.conditionalWrites == .honoured ? .ifNoneMatch : .none)
-      }
+      try await self.copyAll(keys, from: Self.key(source), to: Self.key(target), c)
       return try await self.stat(target, c)
     }
   }
@@ -231,6 +222,23 @@ extension S3Provider {
   }
 
   // MARK: - Helpers
+
+  /// Copies each key from under `old` to under `new` on the server. A failure part-way removes
+  /// the copies already made (best effort) before it is thrown: a rename tried again must not find
+  /// half a folder under the new name and call it taken, and a copy must not leave half of one.
+  func copyAll(_ keys: [[UInt8]], from old: [UInt8], to new: [UInt8], _ c: S3Client) async throws {
+    var made: [[UInt8]] = []
+    do {
+      for key in keys {
+        let target = new + key.dropFirst(old.count)
+        _ = try await c.copyObject(from: key, to: target, condition: conditionalWrites == .honoured ? .ifNoneMatch : .none)
+        made.append(target)
+      }
+    } catch {
+      for key in made { _ = try? await c.deleteObject(key) }
+      throw error
+    }
+  }
 
   func upload(
     _ c: S3Client, _ key: [UInt8], _ local: String, size: Int64, sha256: String, condition: S3WriteCondition,
