@@ -26,6 +26,7 @@ extension AppState {
         domain: domain, locationName: name, retry: retry, reason: TerminalText.escape(reason), user: location?.userName,
         hint: location?.signInHint.map(TerminalText.escape))
       prompt.canRemember = location?.isRemote ?? false
+      prompt.labels = location?.credentialLabels ?? LocationEntry.defaultCredentialLabels
       prompt.remember = prompt.canRemember
       overlay = .auth(prompt)
       return []

@@ -7,6 +7,16 @@ public enum Tab: Int, Sendable, Equatable, CaseIterable {
   public var title: String { self == .browse ? "Browse" : "Recents" }
 }
 
+/// What a sign-in form calls its two fields.
+public struct CredentialLabels: Sendable, Equatable {
+  public var user: String
+  public var secret: String
+  public init(user: String, secret: String) {
+    self.user = user
+    self.secret = secret
+  }
+}
+
 /// A location in the sidebar: This Computer and each configured domain.
 public struct LocationEntry: Sendable, Equatable {
   public var domain: DomainIdentifier
@@ -31,6 +41,9 @@ public struct LocationEntry: Sendable, Equatable {
   public var signInHint: String?
   /// Whether deleting moves to a trash there (an SSH host has none: delete is for good, asked first).
   public var hasTrash = true
+  /// What the sign-in form calls its two fields (a bucket: "Access key", "Secret key").
+  public var credentialLabels = Self.defaultCredentialLabels
+  public static let defaultCredentialLabels = CredentialLabels(user: "User", secret: "Password")
   /// The location signs in by asking questions while it connects (an SSH host: ssh asks for a
   /// password, a passphrase or a host key, answered in the question box): a refused sign-in
   /// opens no user-and-password form, it says ssh's reason.

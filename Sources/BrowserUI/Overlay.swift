@@ -229,6 +229,9 @@ public struct AuthPromptState: Sendable, Equatable {
   /// Whether the secret can be kept for the next start (a remote location's credentials file);
   /// without it there is no "remember" row.
   public var canRemember = false
+  /// What the two fields are called: "User" and "Password", or a bucket's "Access key" and
+  /// "Secret key" (at most 10 columns each).
+  public var labels = LocationEntry.defaultCredentialLabels
 
   public init(
     domain: DomainIdentifier, locationName: String, retry: [Effect], reason: String?, user: String? = nil,

@@ -14,7 +14,7 @@ enum OverlayView {
       let h = fitted(height: 7 + extra, s)
       let (bx, by) = box(&screen, s, g, width: w, height: h, title: "Sign in to " + TerminalText.escape(a.locationName), role: .prompt)
       let field = w - 16
-      for (i, label) in ["User", "Password"].enumerated() {
+      for (i, label) in [a.labels.user, a.labels.secret].enumerated() {
         let y = by + 1 + i * 2
         guard y < by + h - 1 else { break }
         screen.put(label, x: bx + 2, y: y, role: .promptLabel)
@@ -33,7 +33,7 @@ enum OverlayView {
         let box = a.remember ? "[x]" : "[ ]"
         let used = screen.put(box, x: bx + 2, y: by + line, role: a.field == 2 && !a.isSigningIn ? .menuSelected : .promptLabel)
         screen.put(
-          " Remember the password (credentials file)", x: bx + 2 + used, y: by + line, maxWidth: w - 4 - used,
+          " Remember the \(a.labels.secret.lowercased()) (credentials file)", x: bx + 2 + used, y: by + line, maxWidth: w - 4 - used,
           role: .promptLabel, ascii: s.ascii)
         line += 1
       }

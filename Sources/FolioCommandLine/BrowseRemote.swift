@@ -27,8 +27,21 @@ enum BrowseRemote {
           return "Signed in as \(TerminalText.escape(user)) for now; config.toml signs in as \(TerminalText.escape(configured)), so the password was not saved"
         }
         try store.setSecret(secret, for: id)
+        if users[id] == nil, Self.isS3(id, configuration) {
+          // A bucket whose keys were found nowhere: the access key id goes into its [[domain]]
+          // table, so the saved secret is used next time (it is not a secret; the secret is not
+          // written there).
+          let file = paths.configFile
+          let text = try DomainConfigEditor.read(file)
+          try DomainConfigEditor.write(
+            try DomainConfigEditor.setting("access_key_id", to: user, in: id, text: text, file: file.path, paths: paths), to: file)
+        }
         return nil
       })
+  }
+
+  static func isS3(_ id: DomainIdentifier, _ configuration: FolioConfiguration) -> Bool {
+    configuration.domains.contains { if $0.identifier == id, case .remote("s3", _) = $0.kind { true } else { false } }
   }
 
   /// The user each remote location signs in as (`user = "…"` of its `[[domain]]`).
@@ -50,6 +63,7 @@ enum BrowseRemote {
       var e = entry
       e.userName = users[entry.domain]
       e.signInHint = hints[entry.domain]
+      if isS3(entry.domain, configuration) { e.credentialLabels = CredentialLabels(user: "Access key", secret: "Secret key") }
       // ssh signs in to an SSH host: its questions come to the question box, not to a form.
       e.signsInByQuestions = configuration.domains.contains {
         if $0.identifier == entry.domain, case .remote("sftp", _) = $0.kind { true } else { false }

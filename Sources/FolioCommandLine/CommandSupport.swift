@@ -16,13 +16,28 @@ enum Console {
   static let queuedExitCode: Int32 = 75
 
   static func out(_ line: String) {
-    var s = line
-    s.append("\n")
-    FileHandle.standardOutput.write(Data(s.utf8))
+    write(1, line + "\n")
   }
 
   static func err(_ line: String) {
-    FileHandle.standardError.write(Data(("folio: " + line + "\n").utf8))
+    write(2, "folio: " + line + "\n")
+  }
+
+  /// Writes all of `text` to a descriptor. A reader that went away (`folio ls | head`) ends the
+  /// command quietly with 141, as a tool killed by SIGPIPE does: Foundation's `FileHandle.write`
+  /// trapped on EPIPE and printed a crash report over the person's terminal.
+  private static func write(_ fd: Int32, _ text: String) {
+    var bytes = Array(text.utf8)
+    var done = 0
+    while done < bytes.count {
+      let n = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + done, $0.count - done) }
+      if n < 0 {
+        if errno == EINTR { continue }
+        if errno == EPIPE { exit(141) }
+        return  // another failure of a standard stream (a full disk): nothing better to do than go on
+      }
+      done += n
+    }
   }
 
   static var stdoutIsTerminal: Bool { isatty(1) == 1 }
