@@ -37,16 +37,29 @@ struct S3Upload {
     let done = Progress(total: size, report: progress)
     done.add(kept.values.reduce(0) { $0 + $1.size })
     var parts = Array(kept.values)
-    for (i, range) in ranges.enumerated() where kept[i + 1] == nil {
-      try Task.checkCancellation()
-      let digest = try Self.digests(localPath, range).sha256
-      let before = done.value
-      let etag = try await client.uploadPart(
-        key, uploadID: uploadID, partNumber: i + 1, fromFile: localPath, offset: range.lowerBound,
-        length: Int64(range.count), sha256: digest
-      ) { sent, _ in done.set(before + sent) }
-      done.set(before + Int64(range.count))
-      parts.append(S3UploadedPart(partNumber: i + 1, etag: etag, size: Int64(range.count)))
+    // A few parts in flight, as the AWS CLI sends them (one at a time left the link idle while
+    // each part was hashed and acknowledged); each is hashed and streamed from the file by its task.
+    var pending = ranges.enumerated().filter { kept[$0.offset + 1] == nil }[...]
+    try await withThrowingTaskGroup(of: S3UploadedPart.self) { group in
+      func start() {
+        guard let (i, range) = pending.popFirst() else { return }
+        group.addTask { [client, key, localPath] in
+          try Task.checkCancellation()
+          let digest = try Self.digests(localPath, range).sha256
+          let sent = Progress.Part(done)
+          let etag = try await client.uploadPart(
+            key, uploadID: uploadID, partNumber: i + 1, fromFile: localPath, offset: range.lowerBound,
+            length: Int64(range.count), sha256: digest
+          ) { n, _ in sent.set(n) }
+          sent.set(Int64(range.count))
+          return S3UploadedPart(partNumber: i + 1, etag: etag, size: Int64(range.count))
+        }
+      }
+      for _ in 0..<Self.partsInFlight { start() }
+      while let part = try await group.next() {
+        parts.append(part)
+        start()
+      }
     }
     return try await client.completeMultipartUpload(key, uploadID: uploadID, parts: parts, condition: condition)
   }
@@ -107,8 +120,28 @@ struct S3Upload {
     return (size, try digests(path, 0..<size).sha256)
   }
 
+  /// Parts sent at once: enough to keep the link busy while a part is hashed or acknowledged,
+  /// few enough to stay well inside the HTTP client's connections per host.
+  static let partsInFlight = 4
+
   /// Bytes sent so far, reported as they grow.
   final class Progress: @unchecked Sendable {
+    /// One part's bytes, added to the whole as they grow.
+    final class Part: @unchecked Sendable {
+      private let lock = NSLock()
+      private var counted: Int64 = 0
+      let whole: Progress
+      init(_ whole: Progress) { self.whole = whole }
+      func set(_ n: Int64) {
+        let delta = lock.withLock { () -> Int64 in
+          let d = max(0, n - counted)
+          counted += d
+          return d
+        }
+        if delta > 0 { whole.add(delta) }
+      }
+    }
+
     private let lock = NSLock()
     private var done: Int64 = 0
     let total: Int64
@@ -118,7 +151,13 @@ struct S3Upload {
       self.report = report
     }
     var value: Int64 { lock.withLock { done } }
-    func add(_ n: Int64) { set(value + n) }
+    func add(_ n: Int64) {
+      let now = lock.withLock { () -> Int64 in
+        done += n
+        return done
+      }
+      report(TransferProgress(completedBytes: now, totalBytes: total))
+    }
     func set(_ n: Int64) {
       let now = lock.withLock { () -> Int64 in
         done = max(done, n)
