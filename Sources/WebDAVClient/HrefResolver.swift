@@ -1,0 +1,39 @@
+import Foundation
+import ProviderAPI
+
+/// Turns the hrefs of a multistatus answer into paths relative to the base URL.
+///
+/// An href may be an absolute URL or an absolute path, with whatever escapes and escape case the
+/// server chose (remote-providers.md §4.1): it is decoded to bytes and compared with the base
+/// path's bytes, never as text. One that is not below the base, or that holds `.`, `..` or an empty
+/// name, is refused (test-plan F08): the caller rejects the whole listing rather than guess.
+struct HrefResolver: Sendable {
+  /// The base path's bytes, ending in `/`.
+  let basePath: [UInt8]
+
+  func path(_ href: String) throws(WebDAVError) -> WebDAVPath {
+    var text = Substring(href.trimmingCharacters(in: .whitespacesAndNewlines))
+    if let schemeEnd = text.range(of: "://"), text[..<schemeEnd.lowerBound].allSatisfy({ $0.isLetter || $0 == "+" || $0 == "-" || $0 == "." }) {
+      let afterAuthority = text[schemeEnd.upperBound...]
+      text = afterAuthority.firstIndex(of: "/").map { afterAuthority[$0...] } ?? "/"
+    }
+    // An unescaped `?` or `#` ends the path in any URL; a server that meant them as part of a name
+    // would have escaped them (all three test servers do).
+    if let end = text.firstIndex(where: { $0 == "?" || $0 == "#" }) { text = text[..<end] }
+    guard text.hasPrefix("/") else { throw refused(href, "it is not an absolute path") }
+    guard var bytes = PercentDecoding.bytes(text) else { throw refused(href, "it has a broken %-escape") }
+    if bytes.last != UInt8(ascii: "/") { bytes.append(UInt8(ascii: "/")) }
+    guard bytes.starts(with: basePath) else { throw refused(href, "it is outside the account's folder") }
+    var rest = Array(bytes[basePath.count...])
+    if rest.last == UInt8(ascii: "/") { rest.removeLast() }
+    do {
+      return try WebDAVPath(rest)
+    } catch {
+      throw refused(href, "it names an empty, '.' or '..' component")
+    }
+  }
+
+  private func refused(_ href: String, _ why: String) -> WebDAVError {
+    WebDAVError(.malformedResponse, "the server listed an unusable href (\(why)): \(TerminalText.escape(String(href.prefix(300))))")
+  }
+}
