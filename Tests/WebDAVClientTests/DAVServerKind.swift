@@ -26,6 +26,8 @@ enum DAVServerKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
   var listsETags: Bool { self != .nginx }
   /// Whether PROPFIND shows names that begin with a dot (dav-ext skips them).
   var listsDotNames: Bool { self != .nginx }
+  /// Whether PROPFIND shows names whose bytes are not UTF-8 (rclone's VFS leaves them out).
+  var listsNamesThatAreNotUTF8: Bool { self != .rclone }
   /// Whether MKCOL of an existing name is refused (405); rclone answers 201.
   var refusesMakingAnExistingCollection: Bool { self != .rclone }
   /// Whether a file's MOVE or COPY to a new name answers 201; nginx answers 204 (201 for a
