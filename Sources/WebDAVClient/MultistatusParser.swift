@@ -25,6 +25,62 @@ final class MultistatusParser: NSObject, XMLParserDelegate {
   /// Where an entry belongs.
   enum Role { case requested, child }
 
+  /// An element, classified once when it opens: the stack holds these, not names, so that each
+  /// event costs a comparison of small values (100k entries are some 2M events).
+  private enum Tag: Equatable {
+    case multistatus, response, href, status, propstat, prop, collection, other
+    case property(Property)
+  }
+
+  /// The properties taken from a 2xx propstat.
+  private enum Property: Equatable {
+    case resourceType, contentLength, lastModified, etag, contentType, quotaAvailable, quotaUsed, fileID, permissions
+    case ocSize, unknown
+  }
+
+  /// A response's properties as read.
+  private struct Values {
+    var isCollection = false
+    var contentLength: String?
+    var lastModified: String?
+    var etag: String?
+    var contentType: String?
+    var quotaAvailable: String?
+    var quotaUsed: String?
+    var fileID: String?
+    var permissions: String?
+    var ocSize: String?
+
+    mutating func set(_ property: Property, _ value: String) {
+      switch property {
+      case .contentLength: contentLength = value
+      case .lastModified: lastModified = value
+      case .etag: etag = value
+      case .contentType: contentType = value
+      case .quotaAvailable: quotaAvailable = value
+      case .quotaUsed: quotaUsed = value
+      case .fileID: fileID = value
+      case .permissions: permissions = value
+      case .ocSize: ocSize = value
+      case .resourceType, .unknown: break
+      }
+    }
+
+    /// `other`'s values over these (a later 2xx propstat of the same response).
+    mutating func merge(_ other: Values) {
+      isCollection = isCollection || other.isCollection
+      contentLength = other.contentLength ?? contentLength
+      lastModified = other.lastModified ?? lastModified
+      etag = other.etag ?? etag
+      contentType = other.contentType ?? contentType
+      quotaAvailable = other.quotaAvailable ?? quotaAvailable
+      quotaUsed = other.quotaUsed ?? quotaUsed
+      fileID = other.fileID ?? fileID
+      permissions = other.permissions ?? permissions
+      ocSize = other.ocSize ?? ocSize
+    }
+  }
+
   private let resolver: HrefResolver
   private let requested: WebDAVPath
   private let depth: Int
@@ -38,14 +94,14 @@ final class MultistatusParser: NSObject, XMLParserDelegate {
   private(set) var sawEnd = false
 
   // Reading state.
-  private var stack: [(namespace: String, name: String)] = []
+  private var stack: [Tag] = []
   private var text = ""
+  private var collecting = false
   private var href: String?
   private var responseStatus: Int?
-  private var entry = PendingEntry()
-  private var propstat = PendingEntry()
+  private var entry = Values()
+  private var propstat = Values()
   private var propstatStatus: Int?
-  private var propertyStart: Int?
 
   /// - Parameters:
   ///   - requested: The path the PROPFIND named: its own entry is `.requested`, the others must be
@@ -56,12 +112,7 @@ final class MultistatusParser: NSObject, XMLParserDelegate {
     self.requested = requested
     self.depth = depth
     self.emit = emit
-  }
-
-  /// A response being read: the properties from its 2xx propstats.
-  private struct PendingEntry {
-    var isCollection = false
-    var values: [String: String] = [:]
+    stack.reserveCapacity(Self.maxDepth)
   }
 
   // MARK: XMLParserDelegate
@@ -70,69 +121,122 @@ final class MultistatusParser: NSObject, XMLParserDelegate {
     _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
     attributes: [String: String] = [:]
   ) {
-    let namespace = namespaceURI ?? ""
-    stack.append((namespace, name))
-    guard stack.count <= Self.maxDepth else { return stop(parser, "elements nested deeper than \(Self.maxDepth)") }
+    guard failure == nil else { return }
+    guard stack.count < Self.maxDepth else { return stop(parser, "elements nested deeper than \(Self.maxDepth)") }
+    let parent = stack.last
+    let tag = Self.classify(name, namespaceURI ?? "", parent: parent, level: stack.count)
+    stack.append(tag)
     text = ""
-    switch (stack.count, namespace, name) {
-    case (1, Self.dav, "multistatus"):
+    switch tag {
+    case .multistatus:
       break
-    case (1, _, _):
+    case _ where stack.count == 1:
       stop(parser, "the answer is not a DAV:multistatus")
-    case (2, Self.dav, "response"):
+    case .response:
       href = nil
       responseStatus = nil
-      entry = PendingEntry()
-    case (3, Self.dav, "propstat") where isIn(Self.dav, "response"):
-      propstat = PendingEntry()
+      entry = Values()
+    case .propstat:
+      propstat = Values()
       propstatStatus = nil
-    case (5, _, _) where isIn(Self.dav, "prop", at: 3):
-      propertyStart = stack.count
-    case (6, Self.dav, "collection") where stack[4] == (Self.dav, "resourcetype"):
+    case .collection:
       propstat.isCollection = true
     default:
       break
     }
+    // Text is kept only where a value is: an href, a status, a property's own text.
+    switch tag {
+    case .href, .status, .property: collecting = true
+    default: collecting = false
+    }
   }
 
   func parser(_ parser: XMLParser, foundCharacters string: String) {
-    guard failure == nil else { return }
-    guard stack.count == 3 || (propertyStart != nil && stack.count == 5) || stack.count == 4 else { return }
+    guard collecting, failure == nil else { return }
     text += string
     if text.utf8.count > Self.maxText { stop(parser, "a value longer than \(Self.maxText) bytes") }
   }
 
   func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
-    guard failure == nil, let top = stack.last else { return }
-    let level = stack.count
-    switch (level, top.namespace, top.name) {
-    case (3, Self.dav, "href") where isIn(Self.dav, "response", at: 1):
+    guard failure == nil, let tag = stack.popLast() else { return }
+    let parent = stack.last
+    switch tag {
+    case .href where parent == .response:
       if href != nil { stop(parser, "a response with two hrefs") }
       href = text
-    case (3, Self.dav, "status") where isIn(Self.dav, "response", at: 1):
+    case .status where parent == .response:
       responseStatus = Self.status(text)
-    case (4, Self.dav, "status") where isIn(Self.dav, "propstat", at: 2):
+    case .status where parent == .propstat:
       propstatStatus = Self.status(text)
-    case (5, _, _) where propertyStart != nil:
-      propstat.values[Self.key(top.namespace, top.name)] = text.trimmingCharacters(in: .whitespacesAndNewlines)
-      propertyStart = nil
-    case (3, Self.dav, "propstat"):
+    case .property(let property):
+      propstat.set(property, Self.trimmed(text))
+    case .propstat:
       endPropstat()
-    case (2, Self.dav, "response"):
+    case .response:
       endResponse(parser)
-    case (1, Self.dav, "multistatus"):
+    case .multistatus:
       sawEnd = true
     default:
       break
     }
-    stack.removeLast()
     text = ""
+    collecting = false
   }
 
   func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
     if failure == nil {
       failure = WebDAVError(.malformedResponse, "the server's listing is not well-formed XML: \(parseError.localizedDescription)")
     }
+  }
+
+  /// What an element is, from its name, namespace and place.
+  private static func classify(_ name: String, _ namespace: String, parent: Tag?, level: Int) -> Tag {
+    switch parent {
+    case nil: return namespace == dav && name == "multistatus" ? .multistatus : .other
+    case .multistatus?: return namespace == dav && name == "response" ? .response : .other
+    case .response?:
+      guard namespace == dav else { return .other }
+      switch name {
+      case "href": return .href
+      case "status": return .status
+      case "propstat": return .propstat
+      default: return .other
+      }
+    case .propstat?:
+      guard namespace == dav else { return .other }
+      switch name {
+      case "prop": return .prop
+      case "status": return .status
+      default: return .other
+      }
+    case .prop?: return .property(property(name, namespace))
+    case .property(.resourceType)?: return namespace == dav && name == "collection" ? .collection : .other
+    default: return .other
+    }
+  }
+
+  private static func property(_ name: String, _ namespace: String) -> Property {
+    if namespace == dav {
+      switch name {
+      case "resourcetype": return .resourceType
+      case "getcontentlength": return .contentLength
+      case "getlastmodified": return .lastModified
+      case "getetag": return .etag
+      case "getcontenttype": return .contentType
+      case "quota-available-bytes": return .quotaAvailable
+      case "quota-used-bytes": return .quotaUsed
+      default: return .unknown
+      }
+    }
+    if namespace == ownCloud {
+      switch name {
+      case "fileid": return .fileID
+      case "permissions": return .permissions
+      case "size": return .ocSize
+      default: return .unknown
+      }
+    }
+    return .unknown
   }
 
   // MARK: Responses
@@ -144,8 +248,7 @@ final class MultistatusParser: NSObject, XMLParserDelegate {
     }
     switch status {
     case 200..<300:
-      entry.isCollection = entry.isCollection || propstat.isCollection
-      entry.values.merge(propstat.values) { _, new in new }
+      entry.merge(propstat)
     case 404, 403, 401:
       break  // the item does not have it, or may not show it: not a failure of the listing
     default:
@@ -177,16 +280,15 @@ final class MultistatusParser: NSObject, XMLParserDelegate {
     }
     var result = WebDAVEntry(path: path)
     result.isCollection = entry.isCollection
-    let values = entry.values
-    result.size = values[Self.key(Self.dav, "getcontentlength")].flatMap { Int64($0) }
-    result.lastModified = values[Self.key(Self.dav, "getlastmodified")].flatMap { HTTPDate.parse($0) }
-    result.etag = values[Self.key(Self.dav, "getetag")].flatMap { $0.isEmpty ? nil : $0 }
-    result.contentType = values[Self.key(Self.dav, "getcontenttype")].flatMap { $0.isEmpty ? nil : $0 }
-    result.quotaAvailableBytes = values[Self.key(Self.dav, "quota-available-bytes")].flatMap { Int64($0) }
-    result.quotaUsedBytes = values[Self.key(Self.dav, "quota-used-bytes")].flatMap { Int64($0) }
-    result.fileID = values[Self.key(Self.ownCloud, "fileid")].flatMap { $0.isEmpty ? nil : $0 }
-    result.permissions = values[Self.key(Self.ownCloud, "permissions")]
-    result.ocSize = values[Self.key(Self.ownCloud, "size")].flatMap { Int64($0) }
+    result.size = entry.contentLength.flatMap { Int64($0) }
+    result.lastModified = entry.lastModified.flatMap { HTTPDate.parse($0) }
+    result.etag = entry.etag.flatMap { $0.isEmpty ? nil : $0 }
+    result.contentType = entry.contentType.flatMap { $0.isEmpty ? nil : $0 }
+    result.quotaAvailableBytes = entry.quotaAvailable.flatMap { Int64($0) }
+    result.quotaUsedBytes = entry.quotaUsed.flatMap { Int64($0) }
+    result.fileID = entry.fileID.flatMap { $0.isEmpty ? nil : $0 }
+    result.permissions = entry.permissions
+    result.ocSize = entry.ocSize.flatMap { Int64($0) }
     if !emit(result, role) {
       parser.abortParsing()
       failure = failure ?? .cancelledError
@@ -199,17 +301,37 @@ final class MultistatusParser: NSObject, XMLParserDelegate {
     parser.abortParsing()
   }
 
-  private func isIn(_ namespace: String, _ name: String, at index: Int? = nil) -> Bool {
-    let i = index ?? stack.count - 2
-    return i >= 0 && i < stack.count && stack[i] == (namespace, name)
+  /// The code of `HTTP/1.1 404 Not Found`: the three digits after the first space.
+  static func status(_ line: String) -> Int? {
+    var line = line
+    return line.withUTF8 { bytes -> Int? in
+      var i = 0
+      while i < bytes.count && (bytes[i] == 0x20 || bytes[i] == 0x09 || bytes[i] == 0x0A || bytes[i] == 0x0D) { i += 1 }
+      while i < bytes.count && bytes[i] != 0x20 { i += 1 }
+      while i < bytes.count && bytes[i] == 0x20 { i += 1 }
+      guard i + 3 <= bytes.count, i + 3 == bytes.count || bytes[i + 3] == 0x20 || bytes[i + 3] == 0x0A || bytes[i + 3] == 0x0D
+      else { return nil }
+      var code = 0
+      for byte in bytes[i..<i + 3] {
+        guard (0x30...0x39).contains(byte) else { return nil }
+        code = code * 10 + Int(byte - 0x30)
+      }
+      return (100...599).contains(code) ? code : nil
+    }
   }
 
-  private static func key(_ namespace: String, _ name: String) -> String { namespace + " " + name }
-
-  /// The code of `HTTP/1.1 404 Not Found`.
-  static func status(_ line: String) -> Int? {
-    let parts = line.split(separator: " ")
-    guard parts.count >= 2, let code = Int(parts[1]), (100...599).contains(code) else { return nil }
-    return code
+  /// `text` without the ASCII white space around it (Foundation's trimming costs more per call,
+  /// and a listing trims a few values per entry).
+  static func trimmed(_ text: String) -> String {
+    let utf8 = text.utf8
+    guard let first = utf8.first, let last = utf8.last,
+      first == 0x20 || first == 0x09 || first == 0x0A || first == 0x0D || last == 0x20 || last == 0x09 || last == 0x0A
+        || last == 0x0D
+    else { return text }
+    let isSpace = { (b: UInt8) in b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
+    guard let start = utf8.firstIndex(where: { !isSpace($0) }), let end = utf8.lastIndex(where: { !isSpace($0) }) else {
+      return ""
+    }
+    return String(text[start...end])
   }
 }

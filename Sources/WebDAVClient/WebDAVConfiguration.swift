@@ -99,8 +99,11 @@ public struct WebDAVConfiguration: Sendable {
 /// `%XX` escapes to bytes.
 enum PercentDecoding {
   /// The bytes `text` spells, or nil for a `%` not followed by two hex digits.
-  static func bytes(_ text: some StringProtocol) -> [UInt8]? {
-    let utf8 = Array(text.utf8)
+  static func bytes(_ text: some StringProtocol) -> [UInt8]? { bytes(Array(text.utf8)[...]) }
+
+  /// The bytes `utf8` spells, or nil for a `%` not followed by two hex digits.
+  static func bytes(_ utf8: ArraySlice<UInt8>) -> [UInt8]? {
+    let utf8 = Array(utf8)
     var out: [UInt8] = []
     out.reserveCapacity(utf8.count)
     var i = 0
