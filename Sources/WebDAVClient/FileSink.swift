@@ -30,6 +30,8 @@ final class FileSink: BodyConsumer, @unchecked Sendable {
   private var received: Int64 = 0
   private var backlog = 0
   private var mostBacklog = 0
+  private var pending: [ByteBuffer] = []
+  private var writing = false
   private var waiter: EventLoopPromise<Void>?
   private var failure: WebDAVError?
   private var ended = false
@@ -56,8 +58,9 @@ final class FileSink: BodyConsumer, @unchecked Sendable {
   func push(_ buffer: ByteBuffer, on loop: any EventLoop) -> EventLoopFuture<Void> {
     let count = buffer.readableBytes
     guard count > 0 else { return loop.makeSucceededVoidFuture() }
+    var kick = false
     let wait = lock.withLock { () -> EventLoopFuture<Void>? in
-      if failure != nil { return loop.makeSucceededVoidFuture() }
+      if failure != nil { return nil }
       if let expected, received + Int64(count) > expected {
         failure = WebDAVError(.malformedResponse, "\(server) sent more bytes than the \(expected) it announced")
         return nil
@@ -65,12 +68,18 @@ final class FileSink: BodyConsumer, @unchecked Sendable {
       received += Int64(count)
       backlog += count
       mostBacklog = max(mostBacklog, backlog)
+      pending.append(buffer)
+      if !writing {
+        writing = true
+        kick = true
+      }
       guard backlog > Self.limit else { return nil }
       let promise = loop.makePromise(of: Void.self)
       waiter = promise
       return promise.futureResult
     }
-    queue.async { self.write(buffer) }
+    // One wake-up of the writer per burst, not per buffer: it takes everything queued meanwhile.
+    if kick { queue.async { self.drain() } }
     return wait ?? loop.makeSucceededVoidFuture()
   }
 
@@ -115,6 +124,22 @@ final class FileSink: BodyConsumer, @unchecked Sendable {
       return endWaiter
     }
     resume?.resume()
+  }
+
+  /// On `queue`: writes what is pending until nothing is.
+  private func drain() {
+    while true {
+      let batch = lock.withLock { () -> [ByteBuffer] in
+        if pending.isEmpty {
+          writing = false
+          return []
+        }
+        defer { pending.removeAll(keepingCapacity: true) }
+        return pending
+      }
+      if batch.isEmpty { return }
+      for buffer in batch { write(buffer) }
+    }
   }
 
   private func write(_ buffer: ByteBuffer) {

@@ -89,6 +89,56 @@ struct MultistatusStreamingTests {
   }
 }
 
+/// Resident memory while a listing streams through, measured only when asked
+/// (`WEBDAV_MEMORY=1 swift test --filter MultistatusMemoryTests`): the process's RSS counts what
+/// every test running beside it allocates, so in a full run it would measure them, not the parser.
+@Suite(.offThePool, .enabled(if: ProcessInfo.processInfo.environment["WEBDAV_MEMORY"] != nil))
+struct MultistatusMemoryTests {
+  @Test func residentMemoryDoesNotGrowWithTheNumberOfEntries() async throws {
+    let small = try await Self.peakGrowth(entries: 20_000)
+    let large = try await Self.peakGrowth(entries: 200_000)
+    print("WebDAV listing, RSS growth while parsing: 20k entries \(small >> 10) KiB, 200k entries \(large >> 10) KiB")
+    // Ten times the entries (60 MB of XML) may not cost more than a few MiB more: a parser that
+    // kept the document or the entries would grow by tens of MiB.
+    #expect(large < small + (8 << 20))
+    #expect(large < 32 << 20)
+  }
+
+  /// The most resident memory rose above its level at the start while `entries` went through.
+  static func peakGrowth(entries: Int) async throws -> Int {
+    let reader = MultistatusReader(
+      resolver: HrefResolver(basePath: Array("/dav/".utf8)), requested: try WebDAVPath("big"), depth: 1, batchSize: 500,
+      server: "test")
+    let before = residentBytes()
+    let producer = Task {
+      let loop = MultiThreadedEventLoopGroup.singleton.next()
+      var document = SyntheticMultistatus(count: entries, folder: "big")
+      while let chunk = document.next(upTo: 64 * 1024) {
+        try await reader.feed.push(ByteBuffer(bytes: chunk), on: loop).get()
+      }
+      reader.feed.finish()
+    }
+    var peak = before
+    var seen = 0
+    while let batch = await reader.next() {
+      seen += batch.count
+      peak = max(peak, residentBytes())
+      reader.processed()
+    }
+    try await producer.value
+    #expect(seen == entries)
+    return peak - before
+  }
+
+  /// VmRSS from /proc/self/status, in bytes.
+  static func residentBytes() -> Int {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+      let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+    else { return 0 }
+    return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
+  }
+}
+
 /// A multistatus of `count` files below `/dav/<folder>/`, made a chunk at a time so that the test
 /// itself holds no more of it than one chunk.
 struct SyntheticMultistatus {
