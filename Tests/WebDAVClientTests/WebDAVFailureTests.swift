@@ -1,9 +1,8 @@
 import Foundation
 import TestExecution
 import Testing
-import WebDAVTestSupport
-
 @testable import WebDAVClient
+@testable import WebDAVTestSupport
 
 #if canImport(Glibc)
   import Glibc
@@ -75,5 +74,12 @@ struct WebDAVFailureTests {
     let system = try server.client()
     let refused = await #expect(throws: WebDAVError.self) { try await system.stat(try WebDAVPath("t")) }
     #expect(refused?.code == .tlsRefused)
+  }
+
+  @Test func aMissingServerProgramSaysWhatToInstall() {
+    let error = #expect(throws: WebDAVFixtureError.self) {
+      try LoopbackServer.program(["/usr/sbin/no-such-apache"], package: "apache2 apache2-utils")
+    }
+    #expect(error?.description == "/usr/sbin/no-such-apache is not installed: apt-get install apache2 apache2-utils (.ci/run does)")
   }
 }
