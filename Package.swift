@@ -111,6 +111,21 @@ let package = Package(
         .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
       ],
       swiftSettings: strict),
+    // WebDAV (RFC 4918) over AsyncHTTPClient: streamed PROPFIND, transfers, namespace methods, the
+    // conditional-write probe. ProviderAPI only for TerminalText (docs/DECISIONS.md).
+    .target(
+      name: "WebDAVClient",
+      dependencies: [
+        "ProviderAPI",
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+        .product(name: "NIOSSL", package: "swift-nio-ssl"),
+      ],
+      swiftSettings: strict),
+    // Private Apache mod_dav, nginx dav-ext and `rclone serve webdav` servers on loopback ports for
+    // the tests of WebDAVClient (apache2, apache2-utils, nginx, libnginx-mod-http-dav-ext, rclone).
+    .target(name: "WebDAVTestSupport", swiftSettings: strict),
     // An SFTP location as a path-keyed provider (no feed, no trash): ProviderAPI and SFTPClient only.
     .target(name: "SFTPProvider", dependencies: ["ProviderAPI", "SFTPClient"], swiftSettings: strict),
     // A bucket (or a folder of one) as a path-keyed provider (no feed, no trash): ProviderAPI and S3Client.
@@ -207,6 +222,14 @@ let package = Package(
     .testTarget(
       name: "S3ClientTests",
       dependencies: ["S3Client", "S3TestSupport", "TestExecution", .product(name: "Crypto", package: "swift-crypto")],
+    // WebDAVClient against real Apache, nginx and rclone servers on loopback (.ci/run installs them).
+    .testTarget(
+      name: "WebDAVClientTests",
+      dependencies: [
+        "WebDAVClient", "WebDAVTestSupport", "TestExecution", .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+      ],
       swiftSettings: strict),
     .testTarget(name: "FolioProtocolTests", dependencies: ["FolioProtocol"], swiftSettings: strict),
     // The real `folio serve` on loopback (TestSupport.ServerProcess): build the folio product first.

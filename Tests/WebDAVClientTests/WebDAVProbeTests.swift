@@ -1,0 +1,71 @@
+import Foundation
+import TestExecution
+import Testing
+import WebDAVTestSupport
+
+@testable import WebDAVClient
+
+/// The probe of issue 11 §1 against what each server really does (measured with curl first:
+/// Apache answers 412 to both conditionals; nginx and rclone answer 204/201 to both; rclone alone
+/// lets a reader see a PUT's bytes before it ends).
+@Suite(.offThePool)
+struct WebDAVProbeTests {
+  @Test(arguments: DAVServerKind.allCases)
+  func theProbeSaysWhatTheServerDoesAndLeavesNothingBehind(kind: DAVServerKind) async throws {
+    let server = try kind.start()
+    defer { server.stop() }
+    let client = try server.client()
+    let probe = try await client.probe()
+    switch kind {
+    case .apache:
+      #expect(probe == WebDAVProbe(refusesCreateOverExisting: true, refusesStaleIfMatch: true, replacesInPlace: false))
+      #expect(probe.honoursConditionalWrites)
+    case .nginx:
+      #expect(probe == WebDAVProbe(refusesCreateOverExisting: false, refusesStaleIfMatch: false, replacesInPlace: false))
+      #expect(!probe.honoursConditionalWrites)
+    case .rclone:
+      #expect(probe == WebDAVProbe(refusesCreateOverExisting: false, refusesStaleIfMatch: false, replacesInPlace: true))
+      #expect(!probe.honoursConditionalWrites)
+    }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: server.files) == [])
+  }
+
+  @Test func aScratchNameThatExistsIsNotTouched() async throws {
+    let server = try ApacheDAVServer()
+    defer { server.stop() }
+    let client = try server.client()
+    let name = Array(".folio-probe-taken".utf8)
+    _ = try await client.upload(bytes: Array("mine".utf8), to: try WebDAVPath.root.appending(name))
+    let error = await #expect(throws: WebDAVError.self) { try await client.probe(scratchName: name) }
+    #expect(error?.code == .conflict)
+    #expect(try await WebDAVServerTests.contents(client, try WebDAVPath.root.appending(name)) == Array("mine".utf8))
+  }
+
+  @Test func conditionalWritesWithRealVersionsOnApache() async throws {
+    let server = try ApacheDAVServer()
+    defer { server.stop() }
+    let client = try server.client()
+    let path = try WebDAVPath("doc.txt")
+    _ = try await client.upload(bytes: Array("v1".utf8), to: path, condition: .ifNoneMatch)
+    let exists = await #expect(throws: WebDAVError.self) {
+      try await client.upload(bytes: Array("v1b".utf8), to: path, condition: .ifNoneMatch)
+    }
+    #expect(exists?.code == .preconditionFailed)
+    // Apache's ETag is weak while the file is under a second old (its mtime could still change
+    // unseen), and If-Match compares strongly: wait for a strong one, as a provider must.
+    var entry = try await client.stat(path)
+    while entry.isETagWeak {
+      try await Task.sleep(for: .milliseconds(100))
+      entry = try await client.stat(path)
+    }
+    let base = try #require(entry.etag)
+    _ = try await client.upload(bytes: Array("v2".utf8), to: path, condition: .ifMatch(base))
+    let stale = await #expect(throws: WebDAVError.self) {
+      try await client.upload(bytes: Array("v3".utf8), to: path, condition: .ifMatch(base))
+    }
+    #expect(stale?.code == .preconditionFailed)
+    #expect(try await WebDAVServerTests.contents(client, path) == Array("v2".utf8))
+    let deleteStale = await #expect(throws: WebDAVError.self) { try await client.delete(path, ifMatch: base) }
+    #expect(deleteStale?.code == .preconditionFailed)
+  }
+}
