@@ -222,6 +222,7 @@ let package = Package(
     .testTarget(
       name: "S3ClientTests",
       dependencies: ["S3Client", "S3TestSupport", "TestExecution", .product(name: "Crypto", package: "swift-crypto")],
+      swiftSettings: strict),
     // WebDAVClient against real Apache, nginx and rclone servers on loopback (.ci/run installs them).
     .testTarget(
       name: "WebDAVClientTests",
