@@ -25,10 +25,24 @@ public final class SpawnedChild: @unchecked Sendable {
     posix_spawn_file_actions_addopen(&actions, 0, stdin ?? "/dev/null", O_RDONLY, 0)
     posix_spawn_file_actions_addopen(&actions, 1, stdout ?? "/dev/null", O_WRONLY | O_CREAT | O_APPEND, 0o600)
     posix_spawn_file_actions_addopen(&actions, 2, stderr ?? "/dev/null", O_WRONLY | O_CREAT | O_APPEND, 0o600)
+    // Nothing blocked and SIGTERM/SIGINT at their defaults: a child inherits the signal mask of
+    // the thread that starts it, and a test thread with SIGTERM blocked left servers that no stop
+    // could end (found with the WebDAV test servers).
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var empty = sigset_t()
+    sigemptyset(&empty)
+    posix_spawnattr_setsigmask(&attributes, &empty)
+    var defaults = sigset_t()
+    sigemptyset(&defaults)
+    for signal in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&defaults, signal) }
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
     let argv = ([program] + arguments).map { strdup($0) } + [nil]
     defer { for pointer in argv { free(pointer) } }
     var pid: pid_t = 0
-    let result = posix_spawn(&pid, program, &actions, nil, argv, environ)
+    let result = posix_spawn(&pid, program, &actions, &attributes, argv, environ)
     guard result == 0 else {
       throw NSError(
         domain: "SpawnedChild", code: Int(result),
