@@ -98,7 +98,8 @@ public actor ListingPoller {
 
   // MARK: - What the browser says (never waits)
 
-  /// The folder is on screen: listed every 15–30 s while it is.
+  /// The folder is on screen: looked at every 15–30 s while it is (listed when its hint moved or
+  /// its last listing is too old to stand in, ``PollSchedule``).
   public nonisolated func show(_ folder: ItemIdentifier) { commandSink.yield(.show(folder)) }
   public nonisolated func hide(_ folder: ItemIdentifier) { commandSink.yield(.hide(folder)) }
   /// Ctrl-R: listed at once.

@@ -114,8 +114,8 @@ public struct PollSchedule: Sendable {
 
   // MARK: - What is wanted
 
-  /// The folder is on screen: listed every `visible` from now (the browser's own enumeration has
-  /// just shown it). A working-set folder already due keeps its earlier time.
+  /// The folder is on screen: looked at every `visible` from now (the browser's own enumeration
+  /// has just shown it). A working-set folder already due keeps its earlier time.
   public mutating func show(_ folder: ItemIdentifier, at now: Time) {
     var e = entries[folder] ?? Entry(due: now + cadence.visible)
     if !e.visible { e.due = min(e.due, now + cadence.visible) }
