@@ -31,6 +31,12 @@ extension BrowserApp {
           if !remote { self.resolveLinks(in: annotated) }
         case .restarted: self.send(.loadRestarted(ticket: ui))
         case .containerChanged: self.send(.folderChanged(ticket: ui))
+        case .containerRead(_, let container, let total):
+          // The folder as its listing found it: the poller's next look compares with it instead
+          // of listing the folder again, and reloads nothing when it is the same.
+          if let domain = self.domainOfTicket[ui], ui == self.state.browse.ticket {
+            services.sync?.listingPoller(for: domain)?.shownListing(container, entries: total)
+          }
         case .failed(_, let error): self.send(.loadFailed(ticket: ui, error))
         }
       }
@@ -339,11 +345,15 @@ extension BrowserApp {
     if let shown = polledFolder, shown != (domain, folder) {
       engine.listingPoller(for: shown.domain)?.hide(shown.folder)
     }
+    let reloaded = polledFolder.map { $0 == (domain, folder) } ?? false
     polledFolder = (domain, folder)
     guard let poller = engine.listingPoller(for: domain) else { return }
     poller.show(folder)
-    // A second visit may have painted from the last reading: read it behind, now.
-    if !polledBefore.insert(ItemKey(domain, folder)).inserted { poller.refresh(folder) }
+    // A second visit may have painted from the last reading: read it behind, now. Not when the
+    // folder on screen is only listed again (an event said it changed, an operation ended):
+    // that listing is the news, and reading it behind as well listed a 20,000-entry folder
+    // twice after every change.
+    if !polledBefore.insert(ItemKey(domain, folder)).inserted && !reloaded { poller.refresh(folder) }
   }
 
   /// The items as they are now (`ItemService.resolve`); a gone one is an error naming it.

@@ -234,10 +234,11 @@ extension AppState {
   /// longer one only its last pages, for End).
   static let filterChunkPages = 8
 
-  /// Once a filter has text, the rest of the folder is read, a chunk at a time (pages are not
-  /// evicted while it is on), so it searches every row and not only the pages around the
-  /// viewport: in a folder of 1,000 files, "/f0999" found nothing. Up to ``filterReadLimit``
-  /// rows, a few MiB per 10,000.
+  /// Once a filter has text, the rest of the folder is read, a chunk at a time, so it searches
+  /// every row and not only the pages around the viewport: in a folder of 1,000 files, "/f0999"
+  /// found nothing. Up to ``filterReadLimit`` rows, a few MiB per 10,000. The pages read are
+  /// kept until the listing is replaced (another folder, a reload): a filter typed again, or
+  /// another one, searches them without asking the provider for anything.
   mutating func readForFilter() -> [Effect] {
     guard tab == .browse, browse.filter?.isEmpty == false else { return [] }
     let limit = browse.list.total.map { min($0, Self.filterReadLimit) } ?? Self.filterReadLimit
@@ -247,6 +248,9 @@ extension AppState {
     }
     let chunk = missing.lowerBound...min(missing.upperBound, missing.lowerBound + Self.filterChunkPages - 1)
     browse.filterChunk = chunk
+    // What it reads stays for as long as this listing does: the next filter searches it as it
+    // is, instead of reading the folder from its provider again.
+    browse.list.keepPages(through: (limit - 1) / browse.list.pageSize)
     return [.requestPages(ticket: browse.ticket, pages: chunk)]
   }
 

@@ -12,6 +12,22 @@ extension AppState {
 
   /// The reducer: applies an action and returns the effects to perform. Pure: no I/O here.
   public mutating func reduce(_ action: Action) -> [Effect] {
+    let effects = reduceAction(action)
+    refreshFilterMatches()
+    return effects
+  }
+
+  /// The filter's matches, brought up to date once per action (``FilterMatches``): what a frame
+  /// draws reads them instead of searching the rows again for each row.
+  mutating func refreshFilterMatches() {
+    guard let f = browse.filter, !f.isEmpty else {
+      if !browse.filterMatches.rows.isEmpty || !browse.filterMatches.needle.isEmpty { browse.filterMatches = FilterMatches() }
+      return
+    }
+    browse.filterMatches.update(needle: FilterMatches.needle(f), uploads: browse.uploads, list: browse.list)
+  }
+
+  private mutating func reduceAction(_ action: Action) -> [Effect] {
     switch action {
     case .key(let key):
       let effects = handleKey(key)
@@ -81,14 +97,15 @@ extension AppState {
       clampCursors()
       // Pages far from the cursor (answers to requests it has moved away from) are not kept.
       if browse.filter == nil { browse.list.evict(around: listCursor, radius: keptPageRadius) }
-      // The rows kept during a reload were replaced: the pages around the cursor, again.
-      if replaced && effects.isEmpty { effects = requestVisiblePages() }
+      // The rows kept during a reload were replaced: the pages around the cursor, again, or the
+      // whole new listing for a filter (a change came in while it was on: it searches anew).
+      if replaced && effects.isEmpty { effects = browse.filter?.isEmpty == false ? readForFilter() : requestVisiblePages() }
       return effects + checks
     case .loadRestarted(let t):
       guard t == browse.ticket else { return [] }
       browse.replaceOnFirstPage = false
       browse.list = PagedList(pageSize: browse.list.pageSize)
-      return requestVisiblePages()
+      return browse.filter?.isEmpty == false ? readForFilter() : requestVisiblePages()
     case .loadFailed(let t, let error):
       guard t == browse.ticket else { return [] }
       if error.code == .notAuthenticated {
@@ -216,21 +233,18 @@ extension AppState {
   /// on their way up first, then the provider's.
   public var browseCount: Int { filteredIndexes?.count ?? browse.uploads.count + browse.list.count }
 
-  /// The filtered rows' indexes (upload rows first, then the provider's loaded rows).
+  /// The filtered rows' indexes (upload rows first, then the provider's loaded rows): the
+  /// matches kept since the last action (``FilterMatches``), or those brought up to date from
+  /// them when the state changed since (searching only what changed).
   var filteredIndexes: [Int]? {
     guard let f = browse.filter, !f.isEmpty else { return nil }
-    let needle = f.lowercased()
-    var out: [Int] = []
-    for (i, row) in browse.uploads.enumerated() where row.item.filename.displayString.lowercased().contains(needle) {
-      out.append(i)
+    let needle = FilterMatches.needle(f)
+    if browse.filterMatches.isCurrent(needle: needle, uploads: browse.uploads, list: browse.list) {
+      return browse.filterMatches.rows
     }
-    let u = browse.uploads.count
-    for (p, items) in browse.list.pages.sorted(by: { $0.key < $1.key }) {
-      for (i, item) in items.enumerated() where item.filename.displayString.lowercased().contains(needle) {
-        out.append(u + p * browse.list.pageSize + i)
-      }
-    }
-    return out
+    var matches = browse.filterMatches
+    matches.update(needle: needle, uploads: browse.uploads, list: browse.list)
+    return matches.rows
   }
 
   public func visibleBrowseItem(at row: Int) -> Item? {

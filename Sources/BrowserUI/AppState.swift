@@ -138,6 +138,9 @@ public struct BrowseState: Sendable, Equatable {
   public var markedItems: [ItemIdentifier: Item] = [:]
   /// Filter-as-you-type over the loaded rows (nil: no filter).
   public var filter: String?
+  /// What the filter matches, derived from `filter`, `uploads` and `list` and kept up to date by
+  /// the reducer (left out of `==`: it is those fields again).
+  public var filterMatches = FilterMatches()
   public var loading: EnumerationProgress?
   public var isLoading = true
   public var error: ProviderError?

@@ -10,6 +10,8 @@ public struct PagedList: Sendable, Equatable {
   public private(set) var complete = false
   /// Pages kept on each side of the viewport.
   public static let keptPages = 6
+  /// Pages up to this one are never evicted: a filter read them (``keepPages(through:)``).
+  public private(set) var keptThrough: Int?
 
   public init(pageSize: Int) { self.pageSize = max(1, pageSize) }
 
@@ -47,8 +49,13 @@ public struct PagedList: Sendable, Equatable {
   /// 2 × radius + 1 pages are ever held.
   public mutating func evict(around index: Int, radius: Int = keptPages) {
     let center = index / pageSize
-    for p in pages.keys where abs(p - center) > radius { pages[p] = nil }
+    for p in pages.keys where abs(p - center) > radius && p > (keptThrough ?? -1) { pages[p] = nil }
   }
+
+  /// Keeps pages `0...last` however far the viewport goes: a filter read them, and the next
+  /// filter searches them here rather than reading the folder again. As bounded as the filter
+  /// (`AppState.filterReadLimit` rows); a new listing starts a new list.
+  public mutating func keepPages(through last: Int) { keptThrough = max(keptThrough ?? -1, last) }
 
   /// The pages missing for rows `range`.
   public func missingPages(for range: Range<Int>) -> ClosedRange<Int>? {

@@ -96,7 +96,7 @@ struct ListCommand: AsyncParsableCommand {
         throw error
       case .restarted:
         throw ProviderError(.pageExpired, "\(folder.path.displayString) changed while it was being listed; run ls again")
-      case .containerChanged:
+      case .containerChanged, .containerRead:
         continue
       }
     }

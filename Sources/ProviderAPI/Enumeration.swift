@@ -61,11 +61,17 @@ public struct ItemPage: Sendable {
   public var nextPage: Page?
   /// The number of items the whole enumeration holds, when the provider knows it.
   public var totalCount: Int?
+  /// The container itself as the provider read it when the listing began (its version and
+  /// modification date), for a provider whose folders' dates move when entries come and go
+  /// (SFTP): the change poller looks at the folder later and, finding the same, knows the rows
+  /// shown are still its entries without listing it again. Nil when the provider does not say.
+  public var container: Item?
 
-  public init(items: [Item], nextPage: Page?, totalCount: Int? = nil) {
+  public init(items: [Item], nextPage: Page?, totalCount: Int? = nil, container: Item? = nil) {
     self.items = items
     self.nextPage = nextPage
     self.totalCount = totalCount
+    self.container = container
   }
 }
 

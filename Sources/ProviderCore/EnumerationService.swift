@@ -282,6 +282,9 @@ public actor EnumerationService {
               ticket, offset: pageIndex * size, items: result.items, totalCount: result.totalCount,
               isComplete: result.nextPage == nil))
         }
+        if pageIndex == 0, let container = result.container {
+          continuation.yield(.containerRead(ticket, container, totalCount: result.totalCount))
+        }
       case .failure(let error):
         if error.code == .pageExpired && pageIndex > 0 {
           // The folder changed under the listing: start over from the first page.

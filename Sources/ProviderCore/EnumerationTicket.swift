@@ -19,11 +19,16 @@ public enum EnumerationEvent: Sendable {
   case restarted(EnumerationTicket)
   /// The container changed (inotify, push): the reader should enumerate it again.
   case containerChanged(EnumerationTicket)
+  /// The provider said what the container was when its first page was read
+  /// (`ItemPage.container`), and how many entries the listing holds: the browser hands both to
+  /// the change poller, so that a poll finding the folder as listed reloads nothing.
+  case containerRead(EnumerationTicket, Item, totalCount: Int?)
   case failed(EnumerationTicket, ProviderError)
 
   public var ticket: EnumerationTicket {
     switch self {
-    case .progress(let t, _), .page(let t, _, _, _, _), .restarted(let t), .containerChanged(let t), .failed(let t, _):
+    case .progress(let t, _), .page(let t, _, _, _, _), .restarted(let t), .containerChanged(let t), .failed(let t, _),
+      .containerRead(let t, _, _):
       return t
     }
   }

@@ -143,6 +143,9 @@ public struct ListingChanges: Sendable, Equatable {
   /// The folder's entries differ from its previous complete listing (a file added, changed or
   /// gone, in the working set or not): a browser showing it lists it again.
   public var folderChanged = false
+  /// False when the poller only checked the folder's hint and found it unchanged: nothing was
+  /// listed (and nothing is in here).
+  public var listed = true
   public var folder: ItemIdentifier
   public var verdict: Verdict
   /// New and changed items, in listing order (unchanged known items are left out).

@@ -27,8 +27,13 @@ public struct PollClock: Sendable {
 /// (`WorkingSetSync.applyListing`), which changes the index as a change batch would.
 ///
 /// An actor of its own: listings run in tasks off any caller, and the browser's calls
-/// (``show(_:)``, ``hide(_:)``, ``refresh(_:)``, ``noteHint(_:_:)``) are non-isolated and return at
-/// once — a key never waits for a listing.
+/// (``show(_:)``, ``shownListing(_:entries:)``, ``hide(_:)``, ``refresh(_:)``, ``noteHint(_:_:)``)
+/// are non-isolated and return at once — a key never waits for a listing.
+///
+/// A listing that finds nothing costs little and says nothing: a folder whose hint (its mtime,
+/// one STAT) has not moved is not listed again until the schedule says its last listing is too
+/// old to stand in (longer for bigger folders), and a listing whose entries are those the rows on
+/// screen came from sends no event, so the browser reloads nothing.
 public actor ListingPoller {
   public typealias Apply = @Sendable (ListingChanges) async throws(ProviderError) -> Void
 
@@ -38,6 +43,9 @@ public actor ListingPoller {
     case hide(ItemIdentifier)
     case refresh(ItemIdentifier)
     case hint(ItemIdentifier, Data)
+    /// The browser listed the folder it shows: the folder's hint when that listing began, and
+    /// its size.
+    case shownListing(ItemIdentifier, Data, entries: Int?)
   }
 
   public nonisolated let domain: DomainIdentifier
@@ -90,13 +98,22 @@ public actor ListingPoller {
 
   // MARK: - What the browser says (never waits)
 
-  /// The folder is on screen: listed every 15–30 s while it is.
+  /// The folder is on screen: looked at every 15–30 s while it is (listed when its hint moved or
+  /// its last listing is too old to stand in, ``PollSchedule``).
   public nonisolated func show(_ folder: ItemIdentifier) { commandSink.yield(.show(folder)) }
   public nonisolated func hide(_ folder: ItemIdentifier) { commandSink.yield(.hide(folder)) }
   /// Ctrl-R: listed at once.
   public nonisolated func refresh(_ folder: ItemIdentifier) { commandSink.yield(.refresh(folder)) }
   /// A folder's mtime or ETag as its parent's listing states it.
   public nonisolated func noteHint(_ folder: ItemIdentifier, _ hint: Data) { commandSink.yield(.hint(folder, hint)) }
+  /// The browser listed the folder it shows (`container`: the folder as its provider read it
+  /// when that listing began; `entries`: how many it had). The poller's next look only checks
+  /// the folder's hint against it, and its first listing reloads nothing when the hint is the
+  /// same. A hint too fresh to trust (``trustedHint(of:now:)``) is not passed on.
+  public nonisolated func shownListing(_ container: Item, entries: Int?) {
+    guard let hint = Self.trustedHint(of: container, now: Date()) else { return }
+    commandSink.yield(.shownListing(container.identifier, hint, entries: entries))
+  }
 
   /// Applies a command now (what the running poller does with each one it is sent).
   public func receive(_ command: Command) {
@@ -106,6 +123,7 @@ public actor ListingPoller {
     case .hide(let f): schedule.hide(f)
     case .refresh(let f): schedule.refresh(f, at: now)
     case .hint(let f, let h): schedule.noteHint(f, h, at: now)
+    case .shownListing(let f, let h, let n): schedule.shownListing(f, hint: h, entries: n, at: now)
     }
     wake()
   }
@@ -172,37 +190,80 @@ public actor ListingPoller {
     schedule.setWorkingSetFolders(folders, at: now)
   }
 
-  /// Starts the listings that are due (at most the free slots) and returns their tasks; each
-  /// applies its changes, tells the schedule how it ended and wakes the loop.
+  /// Starts the jobs that are due (at most the free slots) and returns their tasks; each checks
+  /// the folder's hint or lists it, applies its changes, tells the schedule how it ended and
+  /// wakes the loop.
   @discardableResult
   public func launchDue() -> [Task<ListingChanges, Never>] {
-    schedule.take(at: clock.now()).map { begin($0, scheduled: true, allowMassDeletion: false) }
+    schedule.takeJobs(at: clock.now()).map { begin($0.folder, scheduled: true, expecting: $0.expectedHint, allowMassDeletion: false) }
   }
 
   /// Lists a folder now and applies what changed, after any listing of it that is running:
   /// `folio sync`, tests, and a person who confirmed held deletions (`allowMassDeletion`).
   @discardableResult
   public func pollNow(_ folder: ItemIdentifier, allowMassDeletion: Bool = false) async -> ListingChanges {
-    await begin(folder, scheduled: false, allowMassDeletion: allowMassDeletion).value
+    await begin(folder, scheduled: false, expecting: nil, allowMassDeletion: allowMassDeletion).value
   }
 
-  private func begin(_ folder: ItemIdentifier, scheduled: Bool, allowMassDeletion: Bool) -> Task<ListingChanges, Never> {
+  private func begin(
+    _ folder: ItemIdentifier, scheduled: Bool, expecting: Data?, allowMassDeletion: Bool
+  ) -> Task<ListingChanges, Never> {
     serial += 1
     let me = serial
     let previous = running[folder]?.task
     let task = Task {
       _ = await previous?.value
-      let changes = await self.poll(folder, allowMassDeletion: allowMassDeletion)
-      self.ended(folder, serial: me, changes: changes, scheduled: scheduled)
-      return changes
+      let outcome = await self.run(folder, scheduled: scheduled, expecting: expecting, allowMassDeletion: allowMassDeletion)
+      self.ended(folder, serial: me, outcome, scheduled: scheduled)
+      return outcome.changes
     }
     running[folder] = (me, task)
     return task
   }
 
-  private func ended(_ folder: ItemIdentifier, serial: UInt64, changes: ListingChanges, scheduled: Bool) {
+  /// What one job came to: the listing's changes and size, or a check that listed nothing.
+  private struct Outcome {
+    var changes: ListingChanges
+    var entries: Int?
+    var unchangedHint: Data?
+  }
+
+  /// A scheduled job reads the folder's hint first (one request): a check that finds it as
+  /// expected ends there; otherwise the hint is what the listing's successors compare with.
+  private func run(
+    _ folder: ItemIdentifier, scheduled: Bool, expecting: Data?, allowMassDeletion: Bool
+  ) async -> Outcome {
+    var startHint: Data?
+    if scheduled || (states[folder]?.lastListing == nil && schedule.shownHint(folder) != nil) {
+      let read = await currentHint(folder)
+      if let expecting, let read, read.hint == expecting {
+        var nothing = ListingChanges(folder: folder, verdict: .complete)
+        nothing.listed = false
+        return Outcome(changes: nothing, unchangedHint: read.hint)
+      }
+      startHint = read?.trusted == true ? read?.hint : nil
+      if scheduled { schedule.listingStarts(folder, hint: startHint) }
+    }
+    let (changes, entries) = await poll(folder, startHint: startHint, allowMassDeletion: allowMassDeletion)
+    return Outcome(changes: changes, entries: entries)
+  }
+
+  /// The folder's hint now (one STAT), and whether it is old enough to trust; nil when the
+  /// provider states none or the request failed (the listing then finds out).
+  private func currentHint(_ folder: ItemIdentifier) async -> (hint: Data, trusted: Bool)? {
+    guard let item = try? await provider.item(for: folder, pathHint: nil), let hint = Self.hint(of: item) else { return nil }
+    return (hint, Self.trustedHint(of: item, now: Date()) != nil)
+  }
+
+  private func ended(_ folder: ItemIdentifier, serial: UInt64, _ outcome: Outcome, scheduled: Bool) {
     if running[folder]?.serial == serial { running[folder] = nil }
     guard scheduled else { return }
+    if let hint = outcome.unchangedHint {
+      schedule.unchanged(folder, hint: hint, at: clock.now())
+      wake()
+      return
+    }
+    let changes = outcome.changes
     let completeness: ListingCompleteness =
       switch changes.verdict {
       case .complete: .complete
@@ -210,20 +271,29 @@ public actor ListingPoller {
       case .cutShort, .suspectEmpty: .cutShort
       }
     schedule.finished(
-      folder, completeness, awaitsConfirmation: states[folder]?.awaitsConfirmation ?? false, at: clock.now(),
-      jitter: jitter())
+      folder, completeness, awaitsConfirmation: states[folder]?.awaitsConfirmation ?? false, entries: outcome.entries,
+      at: clock.now(), jitter: jitter())
     wake()
   }
 
   /// Whether a listing is running.
   public var isBusy: Bool { !running.isEmpty }
 
+  /// The hint of the browser's listing of the folder it shows, once the poller has it (what a
+  /// first listing compares with).
+  public func shownHint(of folder: ItemIdentifier) -> Data? { schedule.shownHint(folder) }
+
   /// The folder's state between listings (the items it lacked once).
   public func state(of folder: ItemIdentifier) -> FolderListingState { states[folder] ?? FolderListingState() }
 
   // MARK: - One listing
 
-  private func poll(_ folder: ItemIdentifier, allowMassDeletion: Bool) async -> ListingChanges {
+  /// - Parameter startHint: The folder's hint read just before the listing (nil: not read, or
+  ///   too fresh to trust).
+  /// - Returns: The changes, and how many entries a complete listing had.
+  private func poll(
+    _ folder: ItemIdentifier, startHint: Data?, allowMassDeletion: Bool
+  ) async -> (ListingChanges, Int?) {
     let (items, completeness) = await list(folder)
     let known: [KnownChild]
     let absences: Set<ItemIdentifier>
@@ -231,7 +301,7 @@ public actor ListingPoller {
       known = try index.children(domain: domain, of: folder, limit: Int.max).map { KnownChild($0.item(), hash: hashKind) }
       absences = Set(try index.listingAbsences(domain: domain, folder: folder).keys)
     } catch {
-      return ListingChanges(folder: folder, verdict: .failed)
+      return (ListingChanges(folder: folder, verdict: .failed), nil)
     }
     var state = states[folder] ?? FolderListingState()
     // What the last complete listing lacked comes from the index, not this process's memory: the
@@ -253,8 +323,13 @@ public actor ListingPoller {
       }
       let fingerprint = hasher.finalize()
       // The first listing of a folder on screen has nothing of its own to compare with, and the
-      // browser listed it up to one period earlier: whatever came in between would never show.
-      changes.folderChanged = state.lastListing.map { $0 != fingerprint } ?? schedule.isVisible(folder)
+      // browser listed it up to one period earlier: whatever came in between would never show,
+      // unless the folder's hint is the one the browser's listing began with (same entries;
+      // what a rewrite in place changed in a file the index knows is an update above, which
+      // reloads the list anyway).
+      changes.folderChanged =
+        state.lastListing.map { $0 != fingerprint }
+        ?? (schedule.isVisible(folder) && (startHint == nil || startHint != schedule.shownHint(folder)))
       state.lastListing = fingerprint
     }
     do {
@@ -275,7 +350,7 @@ public actor ListingPoller {
         if let hint = Self.hint(of: item) { schedule.noteHint(item.identifier, hint, at: now) }
       }
     }
-    return changes
+    return (changes, changes.verdict == .complete ? items.count : nil)
   }
 
   /// After an empty listing of a folder the index knows children of: each child is asked for by
@@ -329,5 +404,19 @@ public actor ListingPoller {
     var data = folder.version.content
     if let m = folder.contentModificationDate { withUnsafeBytes(of: m.timeIntervalSince1970.bitPattern) { data.append(contentsOf: $0) } }
     return data.isEmpty ? nil : data
+  }
+
+  /// How recent a folder's modification date may be for its hint to be trusted as the state of
+  /// a listing that begins now.
+  public static let racyWindow: TimeInterval = 2
+
+  /// The folder's hint, when it may stand for what a listing beginning `now` sees: not when its
+  /// modification date is within ``racyWindow`` of now or later. SFTP states whole seconds, so a
+  /// file made later in the same second as the change a listing saw leaves the mtime as it was;
+  /// trusting that mtime would hide the file until the next full listing (git's "racy clean"
+  /// problem). A hint with no date is trusted (an ETag moves with every change).
+  public static func trustedHint(of folder: Item, now: Date) -> Data? {
+    if let m = folder.contentModificationDate, m.timeIntervalSince(now) > -racyWindow { return nil }
+    return hint(of: folder)
   }
 }

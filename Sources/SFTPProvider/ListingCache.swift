@@ -14,6 +14,9 @@ struct ListingSnapshot: Sendable {
   /// The folder's mtime when the listing began: a token outliving its snapshot is honoured only
   /// while the folder still has it (whole seconds, all SFTP v3 states).
   let folderTime: UInt32
+  /// The folder's attributes when the listing began (what `folderTime` comes from): the folder
+  /// as an `Item` for `ItemPage.container`.
+  let folderAttributes: SFTPAttributes
   let sort: ItemSort
   let includeHidden: Bool
   let entries: [Entry]
@@ -147,6 +150,21 @@ final class ListingCache: @unchecked Sendable {
 
   func snapshot(_ id: UUID) -> ListingSnapshot? {
     lock.withLock { snapshots[id] }
+  }
+
+  /// The newest snapshot of `folder` with these options read while its mtime was `folderTime`:
+  /// what a page token whose own snapshot was dropped reads its page from. The folder was read
+  /// again for an earlier page of the same listing (the token after it names the new snapshot,
+  /// but a reader jumping to a page makes its token from an older one): without this, a filter
+  /// reading a big folder page after page read the whole folder from the server for each chunk.
+  func matching(_ folder: ItemPath, sort: ItemSort, includeHidden: Bool, folderTime: UInt32) -> ListingSnapshot? {
+    lock.withLock {
+      for id in order.reversed() {
+        guard let s = snapshots[id], s.folder == folder, s.sort == sort, s.includeHidden == includeHidden else { continue }
+        if s.folderTime == folderTime { return s }
+      }
+      return nil
+    }
   }
 
   /// The newest snapshot of `folder` with these options, if it is the folder's newest reading of

@@ -29,6 +29,12 @@ extension SFTPProvider {
         kept.includeHidden == request.includeHidden
       {
         snapshot = kept
+      } else if let again = listings.matching(
+        folder, sort: request.sort, includeHidden: request.includeHidden, folderTime: token.folderTime)
+      {
+        // Its snapshot was dropped, and the folder was read again since while its mtime was the
+        // same: that reading answers (it is what a reading now would be checked against).
+        snapshot = again
       } else {
         snapshot = try await read(folder, request, connection, progress: progress)
         guard snapshot.folderTime == token.folderTime else {
@@ -48,7 +54,8 @@ extension SFTPProvider {
       ? try ListingToken(
         snapshot: snapshot.id, folderTime: snapshot.folderTime, folderHash: ListingToken.hash(folder), offset: end
       ).encoded() : nil
-    return ItemPage(items: items, nextPage: next, totalCount: snapshot.entries.count)
+    let container = makeItem(folder, snapshot.folderAttributes, linkTarget: nil, root: connection.root)
+    return ItemPage(items: items, nextPage: next, totalCount: snapshot.entries.count, container: container)
   }
 
   /// Tokens are positions in a snapshot: any offset can be named without I/O.
@@ -100,7 +107,7 @@ extension SFTPProvider {
         .map { ListingSnapshot.Entry(name: $0.name, attributes: $0.attributes) }
       progress(EnumerationProgress(phase: .sorting, completed: 0, total: kept.count))
       let snapshot = ListingSnapshot(
-        id: UUID(), folder: folder, folderTime: attributes.modificationTime ?? 0, sort: request.sort,
+        id: UUID(), folder: folder, folderTime: attributes.modificationTime ?? 0, folderAttributes: attributes, sort: request.sort,
         includeHidden: request.includeHidden, entries: ListingSnapshot.sorted(Array(kept), by: request.sort))
       listings.store(snapshot)
       return snapshot

@@ -103,6 +103,20 @@ public actor InMemoryProvider: Provider {
 
   public func content(of id: ItemIdentifier) -> Data? { nodes[id]?.content }
 
+  /// What a folder's entries are (their identifiers and names), as a short stamp that moves
+  /// when one comes, goes or is renamed — not when a file is rewritten: a directory's mtime, for
+  /// doubles of storage whose folders have one. Not a call (nothing is recorded or hooked).
+  public func entriesStamp(of folder: ItemIdentifier) -> String {
+    var h: UInt64 = 0xcbf2_9ce4_8422_2325
+    for item in children(of: folder).sorted(by: { $0.identifier.rawValue < $1.identifier.rawValue }) {
+      for b in Array(item.identifier.rawValue.utf8) + [0] + item.filename.bytes + [0] {
+        h ^= UInt64(b)
+        h = h &* 0x100_0000_01b3
+      }
+    }
+    return "entries:" + String(h, radix: 16)
+  }
+
   private func live(_ id: ItemIdentifier) throws(ProviderError) -> Node {
     guard let n = nodes[id], n.deletedAtRank == nil else { throw ProviderError.noSuchItem(id.rawValue) }
     return n

@@ -4,6 +4,9 @@ import ProviderAPI
 /// Path-keyed storage for tests (how SFTP, S3 and WebDAV without file ids behave): an
 /// InMemoryProvider whose identifiers are shown to callers as `p:` + the path, so a rename or a
 /// move gives the item — and everything below a folder — new identifiers. No change feed, no trash.
+/// A folder's content version moves when an entry comes, goes or is renamed, and not when a file
+/// is rewritten in place, as a directory's mtime does on SFTP; a listing states its folder so
+/// (`ItemPage.container`).
 public struct PathKeyedMemoryProvider: PathKeyedProvider {
   public let base: InMemoryProvider
 
@@ -52,10 +55,21 @@ public struct PathKeyedMemoryProvider: PathKeyedProvider {
 
   public func item(for identifier: ItemIdentifier, pathHint: ItemPath?) async throws(ProviderError) -> Item {
     guard let path = path(for: identifier) else { throw ProviderError.noSuchItem(identifier.rawValue) }
-    return outward(try await base.item(at: path))
+    return try await item(at: path)
   }
 
-  public func item(at path: ItemPath) async throws(ProviderError) -> Item { outward(try await base.item(at: path)) }
+  public func item(at path: ItemPath) async throws(ProviderError) -> Item {
+    await stamped(outward(try await base.item(at: path)))
+  }
+
+  /// A folder with its entries' stamp as its content version (a directory's mtime).
+  func stamped(_ item: Item) async -> Item {
+    guard item.isFolder, let inner = try? await inward(item.identifier) else { return item }
+    var i = item
+    let stamp = Data(await base.entriesStamp(of: inner).utf8)
+    i.version = (try? ItemVersion(content: stamp, metadata: item.version.metadata)) ?? item.version
+    return i
+  }
 
   public func enumerate(
     _ request: EnumerationRequest, page: Page?, progress: @escaping @Sendable (EnumerationProgress) -> Void
@@ -63,7 +77,12 @@ public struct PathKeyedMemoryProvider: PathKeyedProvider {
     var r = request
     r.container = try await inward(request.container)
     var result = try await base.enumerate(r, page: page, progress: progress)
-    result.items = result.items.map(outward)
+    var items: [Item] = []
+    for item in result.items { items.append(await stamped(outward(item))) }
+    result.items = items
+    if request.container != .trash && request.container != .workingSet {
+      result.container = try? await item(for: request.container, pathHint: nil)
+    }
     return result
   }
 

@@ -19,4 +19,24 @@ extension WorkingSetIndex {
       return Set(parents.map(ItemIdentifier.init))
     }
   }
+
+  /// Which of `identifiers` the index holds a row for (in any folder). One query per 500: the
+  /// poller asks this about every entry of a listing that its folder's rows do not name, and a
+  /// lookup per entry cost a prepared statement each (a 20,000-entry folder on screen spent a
+  /// third of a core on them every 20 s).
+  public func knownIdentifiers(among identifiers: [ItemIdentifier], domain: DomainIdentifier) throws(ProviderError)
+    -> Set<ItemIdentifier>
+  {
+    guard !identifiers.isEmpty else { return [] }
+    return try read("looking up \(identifiers.count) item(s)") { db in
+      var known: Set<ItemIdentifier> = []
+      for chunk in Self.chunks(identifiers.map(\.rawValue)) {
+        let found = try String.fetchAll(
+          db, sql: "SELECT identifier FROM item WHERE domain = ? AND identifier IN (\(Self.placeholders(chunk.count)))",
+          arguments: StatementArguments([domain.rawValue] + chunk))
+        for id in found { known.insert(ItemIdentifier(id)) }
+      }
+      return known
+    }
+  }
 }

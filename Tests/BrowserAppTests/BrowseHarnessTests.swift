@@ -41,6 +41,37 @@ import TestSupport
     try await h.quit()
   }
 
+  /// A filter works on what it read: more keys, another text, or a filter typed again after Esc
+  /// search the rows the first one read and ask the provider for nothing (a 20,000-entry folder
+  /// on an SSH host was read again page after page for each filter).
+  @Test func aFilterReadsTheFolderOnceAndTheNextSearchesWhatItRead() async throws {
+    let h = try Harness()
+    // 15 pages: more than the list keeps around its viewport.
+    for i in 1...3000 { _ = await h.provider.add(ItemName(String(format: "f%04d.txt", i)), content: Data()) }
+    try await h.startAndLoad()
+    func settled(_ text: String) async throws {
+      try await waitUntil("the filter to show “\(text)”", explain: { h.terminal.statusLine }) {
+        h.terminal.statusLine.contains(text) && !h.terminal.statusLine.contains("read")
+      }
+    }
+    h.type(.character("/"))
+    h.type(text: "f09")
+    try await settled("/f09  100 matching")
+    let reads = await h.provider.calls.filter { $0 == .enumerate }.count
+    h.type(.backspace)
+    h.type(text: "99")
+    try await settled("/f099  10 matching")
+    h.type(.escape)
+    try await waitUntil("the filter closed") { h.state.browse.filter == nil }
+    h.type(.character("/"))
+    h.type(text: "f3000")
+    try await settled("/f3000  1 matching")
+    try await h.waitForScreen(containing: "f3000.txt")
+    #expect(await h.provider.calls.filter { $0 == .enumerate }.count == reads, "the folder was read again")
+    h.type(.escape)
+    try await h.quit()
+  }
+
   @Test func entersAFolderAndComesBackWithTheCursorOnIt() async throws {
     let h = try Harness()
     let f = await Fixture.populate(h.provider)

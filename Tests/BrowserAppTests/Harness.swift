@@ -67,12 +67,16 @@ final class Harness {
 
   init(
     provider: InMemoryProvider = InMemoryProvider(domain: .local), width: Int = 100, height: Int = 30,
-    openers: OpenerResolver = Harness.trueOpener, remote: RemoteHooks = .none, more: [Domain] = []
+    openers: OpenerResolver = Harness.trueOpener, remote: RemoteHooks = .none, more: [Domain] = [],
+    pathKeyed: Bool = false
   ) throws {
     _ = Harness.locale
     self.provider = provider
     index = try WorkingSetIndex.inMemory()
-    domain = Domain(identifier: .local, displayName: "Memory", provider: provider, localRoot: nil)
+    // Path-keyed, the location has no change feed (as an SSH host): the engine runs a listing
+    // poller for it.
+    let shown: any Provider = pathKeyed ? PathKeyedMemoryProvider(base: provider) : provider
+    domain = Domain(identifier: .local, displayName: "Memory", provider: shown, localRoot: nil)
     var registry = DomainRegistry(local: domain)
     // Other locations after Memory (a local folder, for pastes across locations).
     for d in more { try registry.add(d) }

@@ -136,6 +136,58 @@ import WorkingSetIndex
     await f.poller.stop()
   }
 
+  /// A big folder on screen costs one request per turn while its mtime stays: it is listed again
+  /// only when the mtime moves, when its last listing is too old to stand in (edits in place
+  /// leave the mtime alone), or at once on Ctrl-R.
+  @Test func aBigShownFolderWhoseHintStaysIsCheckedNotListed() async throws {
+    // 15,000 s per 1,000 entries: an unchanged hint stands in for 45 s for three entries, 60 s
+    // for four.
+    let f = try Fixture(
+      cadence: PollSchedule.Cadence(visible: .seconds(20), workingSet: .seconds(600), hintTrustPerThousand: .seconds(15_000)))
+    f.store.put("/d", "", modified: 1_700_000_000, folder: true)
+    for name in ["a", "b", "c"] { f.store.put("/d/\(name).txt", name) }
+    await f.poller.receive(.show(Self.folder))
+    await f.poller.start()
+    func settle() async {
+      await eventually { f.time.sleeping > 0 }
+      await eventually { await !f.poller.isBusy }
+    }
+    await settle()
+    f.time.advance(by: .seconds(20))
+    await eventually { f.store.listings == 1 }
+    await settle()
+    let looked = f.store.lookups
+    // Two turns: a look each, no listing.
+    for turn in 1...2 {
+      f.time.advance(by: .seconds(20))
+      await eventually { f.store.lookups == looked + turn }
+      await settle()
+      #expect(f.store.listings == 1, "turn \(turn)")
+    }
+    // A file made elsewhere moves the folder's mtime: the next turn lists it.
+    f.store.put("/d/new.txt", "n")
+    f.store.put("/d", "", modified: 1_700_000_100, folder: true)
+    f.time.advance(by: .seconds(20))
+    await eventually { f.store.listings == 2 }
+    await settle()
+    // Unchanged since: checked at 20 s, 40 s; listed once its listing is 60 s old.
+    f.time.advance(by: .seconds(20))
+    await eventually { f.time.sleeping > 0 && f.store.lookups >= looked + 4 }
+    await settle()
+    f.time.advance(by: .seconds(20))
+    await settle()
+    #expect(f.store.listings == 2)
+    f.time.advance(by: .seconds(20))
+    await eventually { f.store.listings == 3 }
+    await settle()
+    // Ctrl-R: listed at once, with no time passing.
+    let now = f.time.now
+    f.poller.refresh(Self.folder)
+    await eventually { f.store.listings == 4 }
+    #expect(f.time.now == now)
+    await f.poller.stop()
+  }
+
   @Test func theWorkingSetFoldersArePolledWithoutBeingShown() async throws {
     let f = try Fixture(cadence: PollSchedule.Cadence(visible: .seconds(20), workingSet: .seconds(120)))
     f.store.put("/d", "", folder: true)

@@ -55,6 +55,9 @@ final class PathKeyedStore: Provider, @unchecked Sendable {
   private let started = Mutex(0)
   /// Listings begun (first pages asked for).
   var listings: Int { started.withLock { $0 } }
+  private let looked = Mutex(0)
+  /// Items asked for by identifier (a folder's hint read before listing it, or instead).
+  var lookups: Int { looked.withLock { $0 } }
 
   init(domain: DomainIdentifier) { self.domain = domain }
 
@@ -96,6 +99,7 @@ final class PathKeyedStore: Provider, @unchecked Sendable {
   }
 
   func item(for identifier: ItemIdentifier, pathHint: ItemPath?) async throws(ProviderError) -> Item {
+    looked.withLock { $0 += 1 }
     guard let p = path(of: identifier) else { throw ProviderError.noSuchItem(identifier.rawValue) }
     return try await item(at: p)
   }
