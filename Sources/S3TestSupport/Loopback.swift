@@ -48,4 +48,19 @@ public enum Loopback {
     }
     return false
   }
+
+  /// Whether `line` appears in the file at `path` while `pid` runs (60 s at most); false when the
+  /// process ended first (reaped here) or the line never came.
+  public static func waitForLine(_ line: String, in path: String, while pid: pid_t) -> Bool {
+    let deadline = Date(timeIntervalSinceNow: 60)
+    var status: Int32 = 0
+    while Date() < deadline {
+      if let text = try? String(contentsOfFile: path, encoding: .utf8), text.contains(line) {
+        return waitpid(pid, &status, WNOHANG) == 0
+      }
+      if waitpid(pid, &status, WNOHANG) != 0 { return false }
+      usleep(20_000)
+    }
+    return false
+  }
 }

@@ -64,7 +64,13 @@ public final class MotoServer: @unchecked Sendable {
       if authentication { environment.append("INITIAL_NO_AUTH_ACTION_COUNT=3") }
       let pid = try ChildProcess.start(
         "/usr/bin/env", environment + python + [script, "-H", "127.0.0.1", "-p", String(port)], stderrPath: log)
-      if Loopback.waitUntilAccepting(port: port, while: pid) {
+      // The port answering is not enough: another test's server may have taken it between
+      // freePort and moto's bind (moto then fails with "Address already in use" and this test
+      // would talk to the other one — its IAM said "User folio-tests already exists"). moto's own
+      // line saying it runs on the port, with moto still alive, is.
+      if Loopback.waitUntilAccepting(port: port, while: pid),
+        Loopback.waitForLine("Running on http://127.0.0.1:\(port)", in: log, while: pid)
+      {
         started = (port, pid)
         break
       }
@@ -91,7 +97,7 @@ public final class MotoServer: @unchecked Sendable {
         ? try await Self.makeUser(port: port, region: "us-east-1")
         : S3Credentials(accessKeyID: "AKIAFOLIOTESTS000000", secretAccessKey: "not checked")
     } catch {
-      kill(pid, SIGTERM)
+      kill(pid, SIGKILL)  // moto ignores SIGTERM while a kept-alive connection is open: a wait after it hung a whole run
       _ = ChildProcess.wait(pid)
       try? FileManager.default.removeItem(atPath: folder)
       throw error

@@ -74,7 +74,9 @@ struct FolioServerProviderSyncTests {
     let error = await #expect(throws: ProviderError.self) { try await ana.item(for: .root, pathHint: nil) }
     #expect(error?.code == .serverUnreachable && error?.isResolvable == true)
     #expect(Date().timeIntervalSince(start) < 9)
-    #expect(await ana.accountStatus() == .offline(error?.message ?? ""))
+    // Offline, with the cause of the moment (refused or reset: the same words are not the oracle).
+    let status = await ana.accountStatus()
+    if case .offline = status {} else { Issue.record("not offline: \(status)") }
     // Back on the same port: the same provider goes on.
     try await fx.server.start()
     #expect(try await ana.item(for: .root, pathHint: nil).identifier == .root)
