@@ -16,7 +16,10 @@ enum DAVTransport {
   static let client: HTTPClient = {
     var configuration = HTTPClient.Configuration(
       redirectConfiguration: .disallow,
-      timeout: .init(connect: .seconds(10), read: .seconds(60), write: .seconds(60)))
+      timeout: .init(connect: .seconds(10), read: .seconds(60), write: .seconds(300)))
+    // A write may sit idle longer than a read: the body is produced by a task of the cooperative
+    // pool, and in the test process (a thousand tests at once) that pool stalled for over 60 s at
+    // the start of a run, failing every S3 PUT of that moment with writeTimeout (issue 11 note).
     configuration.connectionPool.retryConnectionEstablishment = false
     configuration.httpVersion = .http1Only
     return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
