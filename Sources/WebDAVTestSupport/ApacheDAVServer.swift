@@ -85,6 +85,9 @@ public final class ApacheDAVServer: WebDAVTestServer, @unchecked Sendable {
         LoadModule mime_module \(modules)/mod_mime.so
         LoadModule alias_module \(modules)/mod_alias.so
         \(tls)
+        # A request body may pause longer than Apache's 60 s default under load (the client's
+        # body producer was seen stalled at the start of a test run): wait it out, do not answer 408.
+        Timeout 300
         StartServers 1
         ServerLimit 1
         ThreadsPerChild 16

@@ -54,6 +54,10 @@ public final class NginxDAVServer: WebDAVTestServer, @unchecked Sendable {
           uwsgi_temp_path \(folder)/tmp;
           scgi_temp_path \(folder)/tmp;
           client_max_body_size 0;
+          # As Apache's Timeout 300: a paused request body is waited for, not cut at 60 s.
+          client_body_timeout 300s;
+          client_header_timeout 300s;
+          send_timeout 300s;
           server {
             listen 127.0.0.1:\(port);
             location /dav/ {

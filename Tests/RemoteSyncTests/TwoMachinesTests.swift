@@ -172,7 +172,7 @@ final class Machine: Sendable {
 
   /// Runs `folio ARGS` on this computer; a run that outlives `seconds` is killed and fails the
   /// test instead of hanging it.
-  func run(_ arguments: [String], seconds: Double = 60) async throws -> FolioHome.Result {
+  func run(_ arguments: [String], seconds: Double = 300) async throws -> FolioHome.Result {
     let (p, out, err) = try home.process(arguments)
     p.standardInput = FileHandle.nullDevice
     try p.run()
