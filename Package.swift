@@ -128,6 +128,11 @@ let package = Package(
     .target(name: "WebDAVTestSupport", swiftSettings: strict),
     // An SFTP location as a path-keyed provider (no feed, no trash): ProviderAPI and SFTPClient only.
     .target(name: "SFTPProvider", dependencies: ["ProviderAPI", "SFTPClient"], swiftSettings: strict),
+    // A WebDAV folder as a path-keyed provider (no feed, no trash): ProviderAPI and WebDAVClient.
+    .target(
+      name: "WebDAVProvider",
+      dependencies: ["ProviderAPI", "WebDAVClient", .product(name: "Crypto", package: "swift-crypto")],
+      swiftSettings: strict),
     // A bucket (or a folder of one) as a path-keyed provider (no feed, no trash): ProviderAPI and S3Client.
     .target(
       name: "S3Provider",
@@ -154,7 +159,7 @@ let package = Package(
       dependencies: [
         "ProviderAPI", "WorkingSetIndex", "LocalProvider", "ProviderCore", "FolioConfig",
         "BrowserUI", "BrowserApp", "TerminalBackend", "FolioServer", "FolioServerProvider", "SFTPClient", "SFTPProvider",
-        "S3Client", "S3Provider",
+        "S3Client", "S3Provider", "WebDAVClient", "WebDAVProvider",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strict),
@@ -182,6 +187,7 @@ let package = Package(
       dependencies: [
         "ProviderAPI", "LocalProvider", "ProviderCore", "WorkingSetIndex", "FolioServerProvider", "FolioProtocol",
         "TestSupport", "SFTPClient", "SFTPProvider", "SSHTestSupport", "S3Client", "S3Provider", "S3TestSupport",
+        "WebDAVClient", "WebDAVProvider", "WebDAVTestSupport",
       ],
       swiftSettings: strict),
     // Test doubles: InMemoryProvider with injectable latency, failures and clock.
@@ -219,6 +225,11 @@ let package = Package(
       name: "S3ProviderTests",
       dependencies: ["S3Provider", "S3Client", "S3TestSupport", "ProviderAPI", "TestExecution"],
       swiftSettings: strict),
+    // WebDAVProvider against real Apache, nginx and rclone servers on loopback.
+    .testTarget(
+      name: "WebDAVProviderTests",
+      dependencies: ["WebDAVProvider", "WebDAVClient", "WebDAVTestSupport", "ProviderAPI", "TestExecution"],
+      swiftSettings: strict),
     .testTarget(
       name: "S3ClientTests",
       dependencies: ["S3Client", "S3TestSupport", "TestExecution", .product(name: "Crypto", package: "swift-crypto")],
@@ -247,6 +258,7 @@ let package = Package(
       name: "FolioEndToEndTests",
       dependencies: [
         "TestExecution", "ProviderAPI", "TestSupport", "WorkingSetIndex", "SFTPClient", "SSHTestSupport", "S3Client", "S3TestSupport",
+        "WebDAVClient", "WebDAVTestSupport",
       ],
       swiftSettings: strict),
     // FolioServerProvider against a real `folio serve` on loopback (needs the folio binary built).

@@ -7,6 +7,7 @@ import ProviderCore
 import SFTPClient
 import SFTPProvider
 import Synchronization
+import WebDAVProvider
 import WorkingSetIndex
 
 /// `folio domain`: add, list, sign in to and remove locations on servers.
@@ -32,7 +33,7 @@ struct DomainCommand: AsyncParsableCommand {
 }
 
 /// Reads the password the way the options say: standard input, or the terminal with echo off.
-private func readPassword(stdin: Bool, user: String, server: URL) throws(ProviderError) -> String {
+func readDomainPassword(stdin: Bool, user: String, server: URL) throws(ProviderError) -> String {
   if stdin { return try PasswordInput.fromStandardInput() }
   let host = TerminalText.escape(server.host ?? server.absoluteString)
   return try PasswordInput.prompt("Password for \(TerminalText.escape(user)) on \(host): ")
@@ -50,8 +51,8 @@ private func checkSignIn(
 struct DomainAddCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "add",
-    abstract: "Add a Folio server location (sign in once, then save it in config.toml and its password), an SSH host's folder (--sftp) or an S3 bucket (--s3).",
-    discussion: "With --sftp, HOST is anything ssh takes (an alias of ~/.ssh/config, user@host): Folio runs your own ssh, so your keys, agent, ~/.ssh/config and known_hosts work as they do for you. It connects once, asking on this terminal for what ssh asks (a password, a passphrase, an unknown host key, shown with its fingerprint: type yes only if you know it), then saves [[domain]] type = \"sftp\". Tags and favorites of its items are kept on this computer. With --s3, the bucket is listed once and probed on a scratch key (does it refuse a write conditioned on a version it does not have?), then [[domain]] type = \"s3\" is saved with what the probe found.")
+    abstract: "Add a Folio server location (sign in once, then save it in config.toml and its password), an SSH host's folder (--sftp), an S3 bucket (--s3) or a WebDAV folder (--webdav).",
+    discussion: "With --sftp, HOST is anything ssh takes (an alias of ~/.ssh/config, user@host): Folio runs your own ssh, so your keys, agent, ~/.ssh/config and known_hosts work as they do for you. It connects once, asking on this terminal for what ssh asks (a password, a passphrase, an unknown host key, shown with its fingerprint: type yes only if you know it), then saves [[domain]] type = \"sftp\". Tags and favorites of its items are kept on this computer. With --s3, the bucket is listed once and probed on a scratch key (does it refuse a write conditioned on a version it does not have?), then [[domain]] type = \"s3\" is saved with what the probe found. With --webdav, Folio signs in once and probes the server on a scratch file (does it refuse stale conditional writes? does a PUT write into the file in place?), then saves [[domain]] type = \"webdav\" with what it found and the password in the credentials file.")
 
   @Argument(help: "The location's name: letters, digits, '-', '_' or '.' (NAME:/path on the command line).")
   var name: String
@@ -63,6 +64,10 @@ struct DomainAddCommand: AsyncParsableCommand {
     help: ArgumentHelp(
       "An S3 bucket, or a folder of one, as s3://BUCKET[/PREFIX]: credentials as the AWS CLI finds them.", valueName: "URL"))
   var s3: String?
+  @Option(
+    help: ArgumentHelp(
+      "A WebDAV folder (Nextcloud, ownCloud, Apache, nginx, a NAS) as https://host/path/; with --user.", valueName: "URL"))
+  var webdav: String?
   @Option(help: ArgumentHelp("With --s3: an S3-compatible store's URL (MinIO, R2, Ceph…).", valueName: "URL")) var endpoint: String?
   @Option(help: "With --s3: the bucket's region (default: the AWS configuration's, else us-east-1).") var region: String?
   @Option(help: "With --s3: a profile of ~/.aws/credentials or ~/.aws/config.") var profile: String?
@@ -82,6 +87,15 @@ struct DomainAddCommand: AsyncParsableCommand {
   @Flag(help: "Read the password from the first line of standard input instead of asking.") var passwordStdin = false
 
   func validate() throws {
+    if webdav != nil {
+      if s3 != nil || sftp != nil || server != nil || port != nil || path != nil || sshConfig != nil || endpoint != nil
+        || region != nil || profile != nil || accessKeyId != nil || secretStdin
+      {
+        throw ValidationError("--webdav takes --user, --password-stdin and --ca-file only")
+      }
+      guard user != nil else { throw ValidationError("--webdav needs --user USER") }
+      return
+    }
     if s3 != nil {
       if sftp != nil || server != nil || user != nil || port != nil || path != nil || sshConfig != nil || passwordStdin {
         throw ValidationError("--s3 takes --endpoint, --region, --profile, --access-key-id and --secret-stdin only")
@@ -125,6 +139,10 @@ struct DomainAddCommand: AsyncParsableCommand {
         try await addS3(id, url: s3, text: text, file: file, paths: paths)
         return
       }
+      if let webdav, let user {
+        try await addWebDAV(id, url: webdav, user: user, text: text, file: file, paths: paths)
+        return
+      }
       guard let server, let user else { return }
       let url = try RemoteDomains.serverURL(server)
       if caFile != nil && url.scheme == "http" {
@@ -135,7 +153,7 @@ struct DomainAddCommand: AsyncParsableCommand {
         try RemoteDomains.trustedCertificates(
           file, paths: paths, relativeTo: FileManager.default.currentDirectoryPath, domain: id)
       }
-      let password = try readPassword(stdin: passwordStdin, user: user, server: url)
+      let password = try readDomainPassword(stdin: passwordStdin, user: user, server: url)
       try await checkSignIn(
         id, displayName: displayName ?? name, account: ServerAccount(baseURL: url, user: user, trustedCertificates: trusted),
         user: user, password: password)
@@ -196,11 +214,19 @@ struct DomainLoginCommand: AsyncParsableCommand {
         try await loginSFTP(id, config: config, paths: paths)
         return
       }
+      if let webdav = try RemoteDomains.webdavProvider(for: config, paths: paths), case .remote(_, let settings) = config.kind {
+        let user = settings["user"] ?? ""
+        let password = try readDomainPassword(stdin: passwordStdin, user: user, server: webdav.url)
+        try await webdav.authenticate(Credentials(user: user, secret: password))
+        try CredentialsStore(paths: paths).setSecret(password, for: id)
+        Console.out("signed in to '\(id)' as \(TerminalText.escape(user))")
+        return
+      }
       guard let provider = try RemoteDomains.folioProvider(for: config, paths: paths) else {
         throw ProviderError(.invalidArgument, "'\(id)' is not a Folio server location: there is nothing to sign in to")
       }
       let user = provider.account.user
-      let password = try readPassword(stdin: passwordStdin, user: user, server: provider.account.baseURL)
+      let password = try readDomainPassword(stdin: passwordStdin, user: user, server: provider.account.baseURL)
       try await checkSignIn(id, displayName: config.displayName, account: provider.account, user: user, password: password)
       try CredentialsStore(paths: paths).setSecret(password, for: id)
       Console.out("signed in to '\(id)' as \(TerminalText.escape(user))")
@@ -321,10 +347,15 @@ struct DomainListCommand: AsyncParsableCommand {
       e.server = settings["server"] ?? settings["url"] ?? settings["host"]
       e.user = settings["user"]
       e.root = type == "sftp" ? settings["path"] : nil
-      let served = ["folio", "sftp", "s3"].contains(type)
+      let served = ["folio", "sftp", "s3", "webdav"].contains(type)
       e.state = served ? "error" : "unsupported"
       if !served { e.detail = "this build of Folio does not serve \(type) locations yet" }
       if type == "sftp" { e.detail = "no trash on an SSH host: deleting is for good" }
+      if type == "webdav" {
+        e.detail =
+          "no trash on a WebDAV server: deleting is for good"
+          + (settings["conditional_writes"] == "honoured" ? "" : "; cannot detect conflicting edits (the server ignores conditional writes)")
+      }
       if type == "s3" {
         e.server = "s3://" + (settings["bucket"] ?? "?") + (settings["prefix"].map { "/" + $0 } ?? "")
           + (settings["endpoint"].map { " at " + $0 } ?? "")

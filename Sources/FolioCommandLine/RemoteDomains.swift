@@ -7,6 +7,7 @@ import S3Client
 import S3Provider
 import SFTPClient
 import SFTPProvider
+import WebDAVProvider
 
 /// Builds the providers of remote `[[domain]]`s: `type = "folio"`, a FolioServer account, and
 /// `type = "sftp"`, a folder on an SSH host reached through the user's own ssh.
@@ -41,6 +42,7 @@ enum RemoteDomains {
       }
       return try sftpProvider(for: config, prompts: prompts)
     case "s3": return try s3Provider(for: config, paths: paths)
+    case "webdav": return try webdavProvider(for: config, paths: paths)
     default:
       _ = settings
       return nil
@@ -78,6 +80,32 @@ enum RemoteDomains {
     return S3Provider(
       domain: id, endpoint: endpoint, credentials: credentials, conditionalWrites: conditional,
       versioned: settings["versioning"] == "enabled")
+  }
+
+  /// A `[[domain]] type = "webdav"`: `url` (the collection that is the location's top), `user`,
+  /// and optionally `tls_ca`, `password_command`, and what `folio domain add` found:
+  /// `conditional_writes` and `replaces_in_place` ("yes", "no" or "unknown"). The password is
+  /// read at the first request (the credentials file, then `password_command`).
+  static func webdavProvider(for config: DomainConfig, paths: FolioPaths) throws(ProviderError) -> WebDAVProvider? {
+    guard case .remote("webdav", let settings) = config.kind else { return nil }
+    let id = config.identifier
+    guard let text = settings["url"] ?? settings["server"], let url = URL(string: text) else {
+      throw ProviderError(.badConfig, "the location '\(id)' has no url (add url = \"https://host/path/\" to its [[domain]])")
+    }
+    guard let user = settings["user"] else {
+      throw ProviderError(.badConfig, "the location '\(id)' has no user (add user = \"NAME\" to its [[domain]])")
+    }
+    let store = CredentialsStore(paths: paths)
+    let command = config.passwordCommand
+    let conditional = settings["conditional_writes"].flatMap(ProviderTraits.ConditionalWrites.init(rawValue:)) ?? .unknown
+    let inPlace: Bool? = settings["replaces_in_place"].flatMap { $0 == "yes" ? true : $0 == "no" ? false : nil }
+    return WebDAVProvider(
+      domain: id, url: url, user: user, caFile: settings[trustedCertificatesKey],
+      password: { () async throws(ProviderError) -> String? in
+        if let secret = try store.secret(for: id) { return secret }
+        if let command { return try await PasswordCommand.run(command, domain: id) }
+        return nil
+      }, conditionalWrites: conditional, replacesInPlace: inPlace)
   }
 
   /// A `[[domain]] type = "sftp"`: `host` (anything ssh takes: an alias of ~/.ssh/config,

@@ -152,8 +152,10 @@ extension ConfigDecoder {
     // A bucket: its credentials are found as the AWS CLI finds them (or the access key id here and
     // its secret in the credentials file); what the probe found is kept as conditional_writes.
     let s3Keys = ["bucket", "prefix", "endpoint", "region", "profile", "access_key_id", "conditional_writes", "versioning"]
+    // A WebDAV folder: what the probe of `folio domain add` found is kept beside the account.
+    let webdavKeys = remoteKeys + ["conditional_writes", "replaces_in_place"]
     let specific: [String] =
-      type == "local" ? ["root"] : type == "sftp" ? sftpKeys : type == "s3" ? s3Keys : remoteKeys
+      type == "local" ? ["root"] : type == "sftp" ? sftpKeys : type == "s3" ? s3Keys : type == "webdav" ? webdavKeys : remoteKeys
     try checkKeys(table, allowed: common + specific.map { ($0, .value) }) { key in
       if Self.secretKeys.contains(key.lowercased()) {
         return "secrets do not belong in config.toml: Folio asks for them and keeps them in "
@@ -236,6 +238,15 @@ extension ConfigDecoder {
         }
       } else if settings["server"] == nil && settings["url"] == nil {
         throw error(table.path, "missing key \"server\" or \"url\" (where the \(type) server is)")
+      }
+      if type == "webdav" {
+        if settings["user"] == nil { throw error(table.path, "missing key \"user\" (the user name on the WebDAV server)") }
+        if let value = settings["conditional_writes"], !["honoured", "ignored", "unknown"].contains(value) {
+          throw error(table.path(of: "conditional_writes"), "\(Self.quote(value)) is not one of \"honoured\", \"ignored\", \"unknown\"")
+        }
+        if let value = settings["replaces_in_place"], !["yes", "no", "unknown"].contains(value) {
+          throw error(table.path(of: "replaces_in_place"), "\(Self.quote(value)) is not one of \"yes\", \"no\", \"unknown\"")
+        }
       }
       kind = .remote(type: type, settings: settings)
     }

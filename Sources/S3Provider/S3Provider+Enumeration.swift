@@ -12,42 +12,14 @@ extension S3Provider {
   ) async throws(ProviderError) -> ItemPage {
     if request.container == .trash { return try await enumerateTrash(request, page: page) }
     let folder = try requirePath(request.container)
-    var snapshot: S3ListingSnapshot
-    var offset = 0
-    if let page {
-      let token = try S3ListingToken(page)
-      guard token.folderHash == S3ListingToken.hash(folder) else {
-        throw ProviderError(.pageExpired, "the page token belongs to another folder")
-      }
-      if let kept = listings.snapshot(token.snapshot), kept.folder == folder, kept.sort == request.sort,
-        kept.includeHidden == request.includeHidden
-      {
-        snapshot = kept
-      } else {
-        snapshot = try await read(folder, request, progress: progress)
-      }
-      offset = min(token.offset, snapshot.entries.count)
-    } else if request.freshness == .recent,
-      let kept = listings.recent(folder, sort: request.sort, includeHidden: request.includeHidden, maxAge: .seconds(60))
-    {
-      // A second visit paints what was read a moment ago; the poller reads the folder behind it.
-      snapshot = kept
-    } else {
-      snapshot = try await read(folder, request, progress: progress)
-    }
-    let end = min(snapshot.entries.count, offset + max(1, request.suggestedPageSize))
-    let items = snapshot.entries[offset..<end].map { makeItem(folder, $0) }
-    let next =
-      end < snapshot.entries.count
-      ? try S3ListingToken(snapshot: snapshot.id, folderHash: S3ListingToken.hash(folder), offset: end).encoded() : nil
-    return ItemPage(items: items, nextPage: next, totalCount: snapshot.entries.count)
+    return try await listings.page(
+      request, folder: folder, page: page, read: { () async throws(ProviderError) in try await read(folder, request, progress: progress) },
+      item: { makeItem(folder, $0) })
   }
 
   /// Tokens are positions in a snapshot: any offset can be named without I/O.
   public func pageToken(at offset: Int, from known: Page, in request: EnumerationRequest) -> Page? {
-    guard offset >= 0, var token = try? S3ListingToken(known) else { return nil }
-    token.offset = offset
-    return try? token.encoded()
+    FolderListingCache<S3ListingEntry>.token(at: offset, from: known)
   }
 
   /// Every key and common prefix directly in `folder`, as snapshot entries. Only a listing that
@@ -57,8 +29,8 @@ extension S3Provider {
     _ folder: ItemPath, _ request: EnumerationRequest, progress: @escaping @Sendable (EnumerationProgress) -> Void
   ) async throws(ProviderError) -> S3ListingSnapshot {
     let prefix = Self.folderPrefix(folder)
-    let entries = try await withClient { c -> [S3ListingSnapshot.Entry] in
-      var entries: [S3ListingSnapshot.Entry] = []
+    let entries = try await withClient { c -> [S3ListingEntry] in
+      var entries: [S3ListingEntry] = []
       var token: String?
       var sawAnything = folder == .root
       repeat {
@@ -68,7 +40,7 @@ extension S3Provider {
         for p in page.commonPrefixes {
           let name = Array(p.dropFirst(prefix.count).dropLast())
           if Self.isUsableName(name) {
-            entries.append(S3ListingSnapshot.Entry(name: name, isFolder: true, size: 0, lastModified: nil, etag: ""))
+            entries.append(S3ListingEntry(name: name, isFolder: true, size: 0, lastModified: nil, etag: ""))
           }
         }
         for o in page.objects {
@@ -76,7 +48,7 @@ extension S3Provider {
           // The folder's own marker ("a/b/" listed under "a/b/") is not an entry of it.
           guard Self.isUsableName(name) else { continue }
           entries.append(
-            S3ListingSnapshot.Entry(name: name, isFolder: false, size: o.size, lastModified: o.lastModified, etag: o.etag))
+            S3ListingEntry(name: name, isFolder: false, size: o.size, lastModified: o.lastModified, etag: o.etag))
         }
         progress(EnumerationProgress(phase: .reading, completed: entries.count, total: nil))
         token = page.isTruncated ? page.nextContinuationToken : nil
@@ -89,9 +61,7 @@ extension S3Provider {
     }
     let kept = entries.filter { request.includeHidden || $0.name.first != 0x2E }
     progress(EnumerationProgress(phase: .sorting, completed: 0, total: kept.count))
-    let snapshot = S3ListingSnapshot(
-      id: UUID(), folder: folder, sort: request.sort, includeHidden: request.includeHidden,
-      entries: S3ListingSnapshot.sorted(kept, by: request.sort), readAt: .now)
+    let snapshot = S3ListingSnapshot(folder: folder, sort: request.sort, includeHidden: request.includeHidden, unsorted: kept)
     listings.store(snapshot)
     return snapshot
   }

@@ -52,7 +52,7 @@ extension S3Provider {
     }
   }
 
-  func makeItem(_ folder: ItemPath, _ e: S3ListingSnapshot.Entry) -> Item {
+  func makeItem(_ folder: ItemPath, _ e: S3ListingEntry) -> Item {
     let path = folder.appending(ItemName(bytes: e.name))
     return e.isFolder ? folderItem(path) : fileItem(path, size: e.size, lastModified: e.lastModified, etag: e.etag)
   }

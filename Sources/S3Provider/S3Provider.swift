@@ -30,7 +30,7 @@ public final class S3Provider: Provider, PathKeyedProvider, AccountStatusProvidi
   /// newest version is one (``S3Provider+Trash``).
   public let versioned: Bool
   private let credentials: Mutex<S3Credentials?>
-  let listings = S3ListingCache(capacity: 16)
+  let listings = FolderListingCache<S3ListingEntry>(capacity: 16)
   /// Above this an upload is sent in parts (resumable: parts already on the store are not sent again).
   let multipartThreshold: Int64
   let partSize: Int64

@@ -1,0 +1,14 @@
+import Foundation
+import ProviderAPI
+
+/// One entry of a bucket folder's listing: a key directly in it, or a common prefix (a folder).
+struct S3ListingEntry: FolderListingEntry, Equatable {
+  var name: [UInt8]
+  var isFolder: Bool
+  var size: Int64
+  var lastModified: Date?
+  var etag: String
+}
+
+/// A folder of a bucket read whole and sorted (ListObjectsV2 lists keys in byte order only).
+typealias S3ListingSnapshot = FolderListing<S3ListingEntry>

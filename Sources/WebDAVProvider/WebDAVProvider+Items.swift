@@ -1,0 +1,72 @@
+import Crypto
+import Foundation
+import ProviderAPI
+import WebDAVClient
+
+extension WebDAVProvider {
+  public func item(for identifier: ItemIdentifier, pathHint: ItemPath?) async throws(ProviderError) -> Item {
+    try await item(at: requirePath(identifier))
+  }
+
+  /// PROPFIND Depth 0. The top is answered without asking (it is there, or the listing says why).
+  public func item(at path: ItemPath) async throws(ProviderError) -> Item {
+    guard path == .root || PathIdentifiers.isInside(path) else {
+      throw ProviderError(.invalidArgument, "\(path.displayString) is not a path inside this location")
+    }
+    if path == .root { return folderItem(.root) }
+    return try await withClient { c in try await self.stat(path, c) }
+  }
+
+  func stat(_ path: ItemPath, _ c: WebDAVClient) async throws -> Item {
+    item(path, try await c.stat(try Self.davPath(path)))
+  }
+
+  /// What is at `path` (nil when nothing is).
+  func existing(_ path: ItemPath, _ c: WebDAVClient) async throws -> WebDAVEntry? {
+    do {
+      return try await c.stat(try Self.davPath(path))
+    } catch let error as WebDAVError where error.code == .notFound {
+      return nil
+    }
+  }
+
+  func item(_ path: ItemPath, _ entry: WebDAVEntry) -> Item {
+    entry.isCollection
+      ? folderItem(path)
+      : fileItem(path, size: max(0, entry.size ?? 0), lastModified: entry.lastModified, version: WebDAVVersion.of(entry))
+  }
+
+  func makeItem(_ folder: ItemPath, _ e: WebDAVListingEntry) -> Item {
+    let path = folder.appending(ItemName(bytes: e.name))
+    return e.isFolder ? folderItem(path) : fileItem(path, size: e.size, lastModified: e.lastModified, version: e.version)
+  }
+
+  /// A file: its version is the ETag (or size and date). Dataless: the core downloads on demand.
+  func fileItem(_ path: ItemPath, size: Int64, lastModified: Date?, version: String) -> Item {
+    let name = path.lastComponent ?? ItemName(bytes: Array((url.host ?? "webdav").utf8))
+    return Item(
+      identifier: identifier(for: path), parentIdentifier: identifier(for: path.parent), filename: name, path: path,
+      contentType: ContentType.forExtension(name.pathExtension),
+      capabilities: [.reading, .writing, .reparenting, .renaming, .deleting, .evicting],
+      version: Self.itemVersion(version), documentSize: size, contentModificationDate: lastModified, isDownloaded: false,
+      isMostRecentVersionDownloaded: false)
+  }
+
+  /// A folder. Its version is not tracked: a collection's ETag (where a server has one) changes
+  /// with its children, which the listing compares itself.
+  func folderItem(_ path: ItemPath) -> Item {
+    let isRoot = path == .root
+    let name = path.lastComponent ?? ItemName(bytes: Array((url.host ?? "webdav").utf8))
+    return Item(
+      identifier: identifier(for: path), parentIdentifier: isRoot ? .root : identifier(for: path.parent), filename: name,
+      path: path, contentType: .folder,
+      capabilities: isRoot ? [.reading, .writing] : [.reading, .writing, .reparenting, .renaming, .deleting],
+      version: Self.itemVersion("folder"))
+  }
+
+  /// A version as an `ItemVersion` (its SHA-256 when longer than one may hold).
+  static func itemVersion(_ text: String) -> ItemVersion {
+    if let version = try? ItemVersion(content: text, metadata: "") { return version }
+    return (try? ItemVersion(content: "sha256 " + SHA256.hash(data: Array(text.utf8)).map { String(format: "%02x", $0) }.joined(), metadata: "")) ?? .empty
+  }
+}

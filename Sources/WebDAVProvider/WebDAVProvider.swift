@@ -1,0 +1,191 @@
+import Foundation
+import ProviderAPI
+import Synchronization
+import WebDAVClient
+
+/// A folder on a WebDAV server (Apache mod_dav, nginx, rclone, a NAS, Nextcloud's `/remote.php/dav`)
+/// as a path-keyed provider (remote-providers.md §4).
+///
+/// Generic WebDAV has no change feed, no trash and no ids that survive a rename: the core polls
+/// listings (`ListingPoller`) and re-keys what it keeps after a rename Folio made. A folder is read
+/// whole with one streamed PROPFIND Depth 1 (never `infinity`) into a sorted snapshot that pages
+/// are cut from (``FolderListingCache``).
+///
+/// **Versions.** `getetag` is the content version, kept without a weak `W/` prefix (Apache marks a
+/// file's ETag weak while it is less than a second old, then strong: the same version); where a
+/// server lists no ETag (nginx), its size and last-modified date are (``WebDAVVersion``).
+///
+/// **Conflicts.** Where the server honours `If-Match` (the probe of `folio domain add`, kept in the
+/// domain), a replace is conditional on the base version; a refused one keeps the new bytes
+/// beside the file under a conflict name. Where it does not, the file is read (PROPFIND Depth 0)
+/// just before it is replaced, and `folio domain list` says the server cannot detect conflicting
+/// edits.
+///
+/// **Servers that write in place** (rclone's, wsgidav: the probe saw a reader get new bytes before
+/// the PUT ended) get each upload to a temporary name beside the target and a MOVE over it, so an
+/// interrupted upload never leaves a cut-short file under the real name.
+public final class WebDAVProvider: Provider, PathKeyedProvider, AccountStatusProviding, @unchecked Sendable {
+  /// Where the password comes from when none was given yet: the credentials file, then the
+  /// domain's `password_command`. Nil: there is none (the location asks to sign in).
+  public typealias PasswordSource = @Sendable () async throws(ProviderError) -> String?
+
+  public let domain: DomainIdentifier
+  public let url: URL
+  public let caFile: String?
+  /// What the probe found the server does with conditional writes.
+  public let conditionalWrites: ProviderTraits.ConditionalWrites
+  /// What the probe found about PUT: true (writes into the file itself), false (replaces it when
+  /// complete), nil (not known: treated as true, the safe way).
+  public let replacesInPlace: Bool?
+  private let passwordSource: PasswordSource
+  private let state: Mutex<(user: String, client: WebDAVClient?)>
+  let listings = FolderListingCache<WebDAVListingEntry>(capacity: 16)
+
+  static let identifiers = PathIdentifiers(scheme: "w:")
+
+  public var traits: ProviderTraits {
+    ProviderTraits(
+      content: .synced, changeFeed: .none, identity: .pathKeyed, hasTrash: false, rangedReads: true,
+      conditionalWrites: conditionalWrites, contentHash: .opaqueTag, storesFavorites: false, namesAreBytes: false)
+  }
+
+  /// - Parameters:
+  ///   - url: The collection that is the location's top (`https://host/dav/`).
+  ///   - user: The user name for Basic authentication.
+  ///   - password: Asked for once, at the first request.
+  ///   - conditionalWrites: The probe's finding (`unknown` before one ran: treated as ignored).
+  ///   - replacesInPlace: The probe's finding (nil: unknown, treated as in place).
+  public init(
+    domain: DomainIdentifier, url: URL, user: String, caFile: String? = nil, password: @escaping PasswordSource,
+    conditionalWrites: ProviderTraits.ConditionalWrites = .unknown, replacesInPlace: Bool? = nil
+  ) {
+    self.domain = domain
+    self.url = url
+    self.caFile = caFile
+    self.conditionalWrites = conditionalWrites
+    self.replacesInPlace = replacesInPlace
+    passwordSource = password
+    state = Mutex((user, nil))
+  }
+
+  /// The client, made with the password at the first call.
+  public func client() async throws(ProviderError) -> WebDAVClient {
+    if let made = state.withLock({ $0.client }) { return made }
+    guard let password = try await passwordSource() else {
+      throw ProviderError(.notAuthenticated, "no password for \(domain.rawValue): sign in with `folio domain login \(domain.rawValue)`")
+    }
+    let made = try makeClient(user: state.withLock { $0.user }, password: password)
+    state.withLock { $0.client = made }
+    return made
+  }
+
+  private func makeClient(user: String, password: String) throws(ProviderError) -> WebDAVClient {
+    do {
+      return WebDAVClient(try WebDAVConfiguration(url: url, user: user, password: password, caFile: caFile))
+    } catch {
+      throw WebDAVErrorMapping.map(error, location: domain.rawValue)
+    }
+  }
+
+  /// Runs `body` with a client; WebDAV failures become `ProviderError`s.
+  func withClient<T: Sendable>(_ body: (WebDAVClient) async throws -> T) async throws(ProviderError) -> T {
+    let c = try await client()
+    do {
+      return try await body(c)
+    } catch {
+      throw WebDAVErrorMapping.map(error, location: domain.rawValue)
+    }
+  }
+
+  /// A person typed a user name (empty: the configured one) and password: tried with one
+  /// PROPFIND of the top before it is kept.
+  public func authenticate(_ given: Credentials) async throws(ProviderError) {
+    let user = given.user.isEmpty ? state.withLock { $0.user } : given.user
+    let candidate = try makeClient(user: user, password: given.secret)
+    do {
+      _ = try await candidate.stat(.root, properties: [.resourceType])
+    } catch {
+      throw WebDAVErrorMapping.map(error, location: domain.rawValue)
+    }
+    state.withLock { $0 = (user, candidate) }
+  }
+
+  // MARK: - Identifiers and paths
+
+  public func identifier(for path: ItemPath) -> ItemIdentifier { Self.identifiers.identifier(for: path) }
+
+  public func path(for identifier: ItemIdentifier) -> ItemPath? { Self.identifiers.path(for: identifier) }
+
+  func requirePath(_ identifier: ItemIdentifier) throws(ProviderError) -> ItemPath {
+    guard let path = path(for: identifier) else {
+      if identifier == .trash { throw ProviderError(.featureUnsupported, "a WebDAV server keeps no trash Folio can reach") }
+      throw ProviderError.noSuchItem(identifier.rawValue)
+    }
+    return path
+  }
+
+  /// The server path of a location path: the same names, without the leading "/".
+  static func davPath(_ path: ItemPath) throws(ProviderError) -> WebDAVPath {
+    if path == .root || path.bytes.count <= 1 { return .root }
+    do {
+      return try WebDAVPath(Array(path.bytes.dropFirst()))
+    } catch {
+      throw ProviderError(.invalidArgument, error.message)
+    }
+  }
+
+  /// WebDAV names travel as percent-escaped UTF-8 in URLs: a name that is not UTF-8 is refused
+  /// before anything is sent (this client cannot address it: docs/DECISIONS.md).
+  static func acceptedName(_ name: ItemName) throws(ProviderError) -> ItemName {
+    let validated = try ItemName.validated(name.bytes)
+    guard String(validating: validated.bytes, as: UTF8.self) != nil else {
+      throw ProviderError(
+        .invalidArgument, "\(validated.displayString) is not UTF-8 text, which WebDAV names must be: rename it first")
+    }
+    return validated
+  }
+
+  // MARK: - No feed
+
+  public func currentSyncAnchor(for container: ItemIdentifier) async throws(ProviderError) -> SyncAnchor {
+    throw ProviderError(.featureUnsupported, "this WebDAV server has no change feed; Folio compares listings")
+  }
+
+  public func changes(in container: ItemIdentifier, since anchor: SyncAnchor) async throws(ProviderError) -> ChangeBatch {
+    throw ProviderError(.featureUnsupported, "this WebDAV server has no change feed; Folio compares listings")
+  }
+
+  // MARK: - Account
+
+  /// RFC 4331 quota of the top (used, and used + available where the server says both): online,
+  /// or why not. Nextcloud's negative "available" (uncomputed, unknown, unlimited) is no quota.
+  public func accountStatus() async -> AccountStatus {
+    do throws(ProviderError) {
+      let quota = try await withClient { c in try await c.quota() }
+      let used = max(0, quota.usedBytes ?? 0)
+      let total = quota.availableBytes.flatMap { $0 >= 0 ? used + $0 : nil }
+      return .online(usedBytes: used, quotaBytes: total)
+    } catch {
+      switch error.code {
+      case .notAuthenticated: return .needsSignIn(error.message)
+      case .serverUnreachable: return .offline(error.message)
+      default: return .failed(error)
+      }
+    }
+  }
+}
+
+extension WebDAVProvider {
+  /// The top's own entry: the account works, and the URL is a folder.
+  public func checkTop() async throws(ProviderError) {
+    let top = try await withClient { c in try await c.stat(.root, properties: [.resourceType]) }
+    guard top.isCollection else {
+      throw ProviderError(.invalidArgument, "\(TerminalText.escape(url.absoluteString)) is a file, not a folder")
+    }
+  }
+
+  /// Issue 11 §1's probe on a scratch file at the top (``WebDAVClient/probe(scratchName:in:inPlaceBudget:)``).
+  public func probe() async throws(ProviderError) -> WebDAVProbe {
+    try await withClient { c in try await c.probe() }
+  }
+}
