@@ -32,13 +32,13 @@ extension WebDAVProvider {
 
   func item(_ path: ItemPath, _ entry: WebDAVEntry) -> Item {
     entry.isCollection
-      ? folderItem(path)
+      ? folderItem(path, modified: entry.lastModified)
       : fileItem(path, size: max(0, entry.size ?? 0), lastModified: entry.lastModified, version: WebDAVVersion.of(entry))
   }
 
   func makeItem(_ folder: ItemPath, _ e: WebDAVListingEntry) -> Item {
     let path = folder.appending(ItemName(bytes: e.name))
-    return e.isFolder ? folderItem(path) : fileItem(path, size: e.size, lastModified: e.lastModified, version: e.version)
+    return e.isFolder ? folderItem(path, modified: e.lastModified) : fileItem(path, size: e.size, lastModified: e.lastModified, version: e.version)
   }
 
   /// A file: its version is the ETag (or size and date). Dataless: the core downloads on demand.
@@ -54,14 +54,14 @@ extension WebDAVProvider {
 
   /// A folder. Its version is not tracked: a collection's ETag (where a server has one) changes
   /// with its children, which the listing compares itself.
-  func folderItem(_ path: ItemPath) -> Item {
+  func folderItem(_ path: ItemPath, modified: Date? = nil) -> Item {
     let isRoot = path == .root
     let name = path.lastComponent ?? ItemName(bytes: Array((url.host ?? "webdav").utf8))
     return Item(
       identifier: identifier(for: path), parentIdentifier: isRoot ? .root : identifier(for: path.parent), filename: name,
       path: path, contentType: .folder,
       capabilities: isRoot ? [.reading, .writing] : [.reading, .writing, .reparenting, .renaming, .deleting],
-      version: Self.itemVersion("folder"))
+      version: Self.itemVersion("folder"), contentModificationDate: modified)
   }
 
   /// A version as an `ItemVersion` (its SHA-256 when longer than one may hold).

@@ -19,7 +19,9 @@ public final class RcloneDAVServer: WebDAVTestServer, @unchecked Sendable {
   public var files: String { folder + "/files" }
   public var log: String { LoopbackServer.read(folder + "/rclone.log") }
 
-  public init() throws {
+  /// - Parameter bytesPerSecond: rclone's `--bwlimit`: a slow link, so that a test can act while
+  ///   an upload is still under way.
+  public init(bytesPerSecond: Int? = nil) throws {
     let program = try LoopbackServer.program(["/usr/bin/rclone", "/usr/local/bin/rclone"], package: "rclone")
     folder = try LoopbackServer.makeFolder("folio-rclone-dav")
     let folder = self.folder
@@ -30,8 +32,8 @@ public final class RcloneDAVServer: WebDAVTestServer, @unchecked Sendable {
         program,
         [
           "serve", "webdav", "--addr", "127.0.0.1:\(port)", "--user", user, "--pass", password, "--config", "/dev/null",
-          "--cache-dir", folder + "/cache", folder + "/files",
-        ], output: folder + "/rclone.log")
+          "--cache-dir", folder + "/cache", "--dir-cache-time", "1s", folder + "/files",
+        ] + (bytesPerSecond.map { ["--bwlimit", "\($0)"] } ?? []), output: folder + "/rclone.log")
     }
     baseURL = URL(string: "http://127.0.0.1:\(port)/")!
   }
