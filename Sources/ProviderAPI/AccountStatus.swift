@@ -18,3 +18,16 @@ public protocol AccountStatusProviding: Provider {
   /// One cheap request; never throws (what went wrong is the status).
   func accountStatus() async -> AccountStatus
 }
+
+extension AccountStatus {
+  /// The status a failed status request means: a refused sign-in asks for one, an unreachable
+  /// storage is offline, anything else failed (shared by every remote provider, so a location
+  /// reads the same whichever storage it is).
+  public init(failure error: ProviderError) {
+    switch error.code {
+    case .notAuthenticated: self = .needsSignIn(error.message)
+    case .serverUnreachable: self = .offline(error.message)
+    default: self = .failed(error)
+    }
+  }
+}

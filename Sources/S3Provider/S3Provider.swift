@@ -145,11 +145,7 @@ public final class S3Provider: Provider, PathKeyedProvider, AccountStatusProvidi
       _ = try await withClient { c in try await c.listObjects(maxKeys: 1) }
       return .online(usedBytes: 0, quotaBytes: nil)
     } catch {
-      switch error.code {
-      case .notAuthenticated: return .needsSignIn(error.message)
-      case .serverUnreachable: return .offline(error.message)
-      default: return .failed(error)
-      }
+      return AccountStatus(failure: error)
     }
   }
 }

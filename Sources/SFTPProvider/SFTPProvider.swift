@@ -108,11 +108,7 @@ public final class SFTPProvider: Provider, PathKeyedProvider, AccountStatusProvi
       if stats.availableBytes < Self.fullDiskThreshold { return .overQuota(usedBytes: used, quotaBytes: total) }
       return .online(usedBytes: used, quotaBytes: total)
     } catch {
-      switch error.code {
-      case .notAuthenticated: return .needsSignIn(error.message)
-      case .serverUnreachable: return .offline(error.message)
-      default: return .failed(error)
-      }
+      return AccountStatus(failure: error)
     }
   }
 

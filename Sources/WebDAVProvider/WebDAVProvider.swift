@@ -164,13 +164,11 @@ public final class WebDAVProvider: Provider, PathKeyedProvider, AccountStatusPro
       let quota = try await withClient { c in try await c.quota() }
       let used = max(0, quota.usedBytes ?? 0)
       let total = quota.availableBytes.flatMap { $0 >= 0 ? used + $0 : nil }
+      // Nothing left: every upload would be refused with 507 (RFC 4331, §4.3's early refusal).
+      if let total, quota.availableBytes == 0 { return .overQuota(usedBytes: used, quotaBytes: total) }
       return .online(usedBytes: used, quotaBytes: total)
     } catch {
-      switch error.code {
-      case .notAuthenticated: return .needsSignIn(error.message)
-      case .serverUnreachable: return .offline(error.message)
-      default: return .failed(error)
-      }
+      return AccountStatus(failure: error)
     }
   }
 }
