@@ -125,7 +125,8 @@ let package = Package(
       swiftSettings: strict),
     // Private Apache mod_dav, nginx dav-ext and `rclone serve webdav` servers on loopback ports for
     // the tests of WebDAVClient (apache2, apache2-utils, nginx, libnginx-mod-http-dav-ext, rclone).
-    .target(name: "WebDAVTestSupport", swiftSettings: strict),
+    // Also a double of Nextcloud's endpoints (on TestSupport's ScriptedHTTPServer): it cannot run here.
+    .target(name: "WebDAVTestSupport", dependencies: ["TestSupport"], swiftSettings: strict),
     // An SFTP location as a path-keyed provider (no feed, no trash): ProviderAPI and SFTPClient only.
     .target(name: "SFTPProvider", dependencies: ["ProviderAPI", "SFTPClient"], swiftSettings: strict),
     // A WebDAV folder as a path-keyed provider (no feed, no trash): ProviderAPI and WebDAVClient.
@@ -228,11 +229,11 @@ let package = Package(
     // WebDAVProvider against real Apache, nginx and rclone servers on loopback.
     .testTarget(
       name: "WebDAVProviderTests",
-      dependencies: ["WebDAVProvider", "WebDAVClient", "WebDAVTestSupport", "ProviderAPI", "TestExecution"],
+      dependencies: ["WebDAVProvider", "WebDAVClient", "WebDAVTestSupport", "ProviderAPI", "TestExecution", "TestSupport"],
       swiftSettings: strict),
     .testTarget(
       name: "S3ClientTests",
-      dependencies: ["S3Client", "S3TestSupport", "TestExecution", .product(name: "Crypto", package: "swift-crypto")],
+      dependencies: ["S3Client", "S3TestSupport", "TestExecution", "TestSupport", .product(name: "Crypto", package: "swift-crypto")],
       swiftSettings: strict),
     // WebDAVClient against real Apache, nginx and rclone servers on loopback (.ci/run installs them).
     .testTarget(

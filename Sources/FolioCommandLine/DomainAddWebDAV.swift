@@ -28,17 +28,29 @@ extension DomainAddCommand {
     let provider = WebDAVProvider(
       domain: id, url: url, user: user, caFile: trusted?.path, password: { () async throws(ProviderError) -> String? in password })
     try await provider.checkTop()
-    let found = try await provider.probe()
+    let dialect = try await provider.detectDialect()
+    let found = try await WebDAVProvider(
+      domain: id, url: url, user: user, caFile: trusted?.path, password: { () async throws(ProviderError) -> String? in password },
+      dialect: dialect
+    ).probe()
     var settings = [("url", url.absoluteString), ("user", user)]
     if let trusted { settings.append((RemoteDomains.trustedCertificatesKey, trusted.path)) }
     settings += Self.settings(found)
+    if dialect != .generic { settings.append(("dialect", dialect.rawValue)) }
     let updated = try DomainConfigEditor.adding(
       name: id, type: "webdav", settings: settings, displayName: displayName, to: config, file: file.path, paths: paths)
     try CredentialsStore(paths: paths).setSecret(password, for: id)
     try DomainConfigEditor.write(updated, to: file)
     Console.out(
       "added '\(id)': \(TerminalText.escape(user)) on \(TerminalText.escape(url.absoluteString)) (browse it with: folio ls \(id):/)")
-    Console.out("a WebDAV server keeps no trash Folio can reach: deleting is for good (Folio asks first)")
+    if dialect == .nextcloud && WebDAVDialect.trashbin(of: url) != nil {
+      Console.out("Nextcloud: deleted items go to its trash bin (Recently Deleted) and can be put back")
+    } else if dialect == .nextcloud {
+      Console.out(
+        "Nextcloud, but this URL has no trash bin Folio can reach (use …/remote.php/dav/files/USER/): deleting is for good (Folio asks first)")
+    } else {
+      Console.out("a WebDAV server keeps no trash Folio can reach: deleting is for good (Folio asks first)")
+    }
     for line in Self.notes(found) { Console.out("note: " + line) }
   }
 
@@ -58,10 +70,17 @@ extension DomainAddCommand {
         "this server does not refuse a write based on a version it no longer has, so Folio cannot detect "
           + "conflicting edits by the write itself; it reads each file just before replacing it")
     }
-    if found.replacesInPlace != false {
+    switch found.replacesInPlace {
+    case true?:
       lines.append(
         "this server writes uploads into the file itself; Folio uploads to a temporary name and moves it over the file, "
           + "so an interrupted upload never leaves a cut-short file")
+    case nil:
+      lines.append(
+        "the probe could not tell whether this server writes uploads into the file itself; to be safe, Folio uploads "
+          + "to a temporary name and moves it over the file")
+    case false?:
+      break
     }
     return lines
   }

@@ -29,7 +29,8 @@ struct DomainCheckCommand: AsyncParsableCommand {
       if let webdav = try RemoteDomains.webdavProvider(for: config, paths: paths) {
         let found = try await webdav.probe()
         var updated = text
-        for (key, value) in DomainAddCommand.settings(found) {
+        let dialect = try await webdav.detectDialect()
+        for (key, value) in DomainAddCommand.settings(found) + [("dialect", dialect.rawValue)] {
           updated = try DomainConfigEditor.setting(key, to: value, in: id, text: updated, file: file.path, paths: paths)
         }
         try DomainConfigEditor.write(updated, to: file)

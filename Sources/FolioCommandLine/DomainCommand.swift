@@ -352,8 +352,10 @@ struct DomainListCommand: AsyncParsableCommand {
       if !served { e.detail = "this build of Folio does not serve \(type) locations yet" }
       if type == "sftp" { e.detail = "no trash on an SSH host: deleting is for good" }
       if type == "webdav" {
+        let hasBin = settings["dialect"] == "nextcloud" && (settings["url"] ?? settings["server"]).flatMap(URL.init(string:))
+          .flatMap(WebDAVDialect.trashbin(of:)) != nil
         e.detail =
-          "no trash on a WebDAV server: deleting is for good"
+          (hasBin ? "Nextcloud: Recently Deleted" : "no trash on a WebDAV server: deleting is for good")
           + (settings["conditional_writes"] == "honoured" ? "" : "; cannot detect conflicting edits (the server ignores conditional writes)")
       }
       if type == "s3" {

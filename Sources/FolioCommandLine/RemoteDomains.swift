@@ -84,7 +84,8 @@ enum RemoteDomains {
 
   /// A `[[domain]] type = "webdav"`: `url` (the collection that is the location's top), `user`,
   /// and optionally `tls_ca`, `password_command`, and what `folio domain add` found:
-  /// `conditional_writes` and `replaces_in_place` ("yes", "no" or "unknown"). The password is
+  /// `conditional_writes`, `replaces_in_place` ("yes", "no" or "unknown") and `dialect`
+  /// ("nextcloud": permissions, the trash bin; else "generic"). The password is
   /// read at the first request (the credentials file, then `password_command`).
   static func webdavProvider(for config: DomainConfig, paths: FolioPaths) throws(ProviderError) -> WebDAVProvider? {
     guard case .remote("webdav", let settings) = config.kind else { return nil }
@@ -105,7 +106,8 @@ enum RemoteDomains {
         if let secret = try store.secret(for: id) { return secret }
         if let command { return try await PasswordCommand.run(command, domain: id) }
         return nil
-      }, conditionalWrites: conditional, replacesInPlace: inPlace)
+      }, conditionalWrites: conditional, replacesInPlace: inPlace,
+      dialect: settings["dialect"].flatMap(WebDAVDialect.init(rawValue:)) ?? .generic)
   }
 
   /// A `[[domain]] type = "sftp"`: `host` (anything ssh takes: an alias of ~/.ssh/config,

@@ -153,7 +153,7 @@ extension ConfigDecoder {
     // its secret in the credentials file); what the probe found is kept as conditional_writes.
     let s3Keys = ["bucket", "prefix", "endpoint", "region", "profile", "access_key_id", "conditional_writes", "versioning"]
     // A WebDAV folder: what the probe of `folio domain add` found is kept beside the account.
-    let webdavKeys = remoteKeys + ["conditional_writes", "replaces_in_place"]
+    let webdavKeys = remoteKeys + ["conditional_writes", "replaces_in_place", "dialect"]
     let specific: [String] =
       type == "local" ? ["root"] : type == "sftp" ? sftpKeys : type == "s3" ? s3Keys : type == "webdav" ? webdavKeys : remoteKeys
     try checkKeys(table, allowed: common + specific.map { ($0, .value) }) { key in
@@ -246,6 +246,9 @@ extension ConfigDecoder {
         }
         if let value = settings["replaces_in_place"], !["yes", "no", "unknown"].contains(value) {
           throw error(table.path(of: "replaces_in_place"), "\(Self.quote(value)) is not one of \"yes\", \"no\", \"unknown\"")
+        }
+        if let value = settings["dialect"], !["generic", "nextcloud"].contains(value) {
+          throw error(table.path(of: "dialect"), "\(Self.quote(value)) is not \"generic\" or \"nextcloud\"")
         }
       }
       kind = .remote(type: type, settings: settings)

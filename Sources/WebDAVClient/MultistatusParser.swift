@@ -19,6 +19,7 @@ import Foundation
 final class MultistatusParser: NSObject, XMLParserDelegate {
   static let dav = "DAV:"
   static let ownCloud = "http://owncloud.org/ns"
+  static let nextcloud = "http://nextcloud.org/ns"
   static let maxDepth = 64
   static let maxText = 64 * 1024
 
@@ -35,7 +36,7 @@ final class MultistatusParser: NSObject, XMLParserDelegate {
   /// The properties taken from a 2xx propstat.
   private enum Property: Equatable {
     case resourceType, contentLength, lastModified, etag, contentType, quotaAvailable, quotaUsed, fileID, permissions
-    case ocSize, unknown
+    case ocSize, favorite, trashFilename, trashOriginalLocation, trashDeletionTime, unknown
   }
 
   /// A response's properties as read.
@@ -50,6 +51,10 @@ final class MultistatusParser: NSObject, XMLParserDelegate {
     var fileID: String?
     var permissions: String?
     var ocSize: String?
+    var favorite: String?
+    var trashFilename: String?
+    var trashOriginalLocation: String?
+    var trashDeletionTime: String?
 
     mutating func set(_ property: Property, _ value: String) {
       switch property {
@@ -62,6 +67,10 @@ final class MultistatusParser: NSObject, XMLParserDelegate {
       case .fileID: fileID = value
       case .permissions: permissions = value
       case .ocSize: ocSize = value
+      case .favorite: favorite = value
+      case .trashFilename: trashFilename = value
+      case .trashOriginalLocation: trashOriginalLocation = value
+      case .trashDeletionTime: trashDeletionTime = value
       case .resourceType, .unknown: break
       }
     }
@@ -78,6 +87,10 @@ final class MultistatusParser: NSObject, XMLParserDelegate {
       fileID = other.fileID ?? fileID
       permissions = other.permissions ?? permissions
       ocSize = other.ocSize ?? ocSize
+      favorite = other.favorite ?? favorite
+      trashFilename = other.trashFilename ?? trashFilename
+      trashOriginalLocation = other.trashOriginalLocation ?? trashOriginalLocation
+      trashDeletionTime = other.trashDeletionTime ?? trashDeletionTime
     }
   }
 
@@ -233,6 +246,15 @@ final class MultistatusParser: NSObject, XMLParserDelegate {
       case "fileid": return .fileID
       case "permissions": return .permissions
       case "size": return .ocSize
+      case "favorite": return .favorite
+      default: return .unknown
+      }
+    }
+    if namespace == nextcloud {
+      switch name {
+      case "trashbin-filename": return .trashFilename
+      case "trashbin-original-location": return .trashOriginalLocation
+      case "trashbin-deletion-time": return .trashDeletionTime
       default: return .unknown
       }
     }
@@ -289,6 +311,11 @@ final class MultistatusParser: NSObject, XMLParserDelegate {
     result.fileID = entry.fileID.flatMap { $0.isEmpty ? nil : $0 }
     result.permissions = entry.permissions
     result.ocSize = entry.ocSize.flatMap { Int64($0) }
+    result.isFavorite = entry.favorite.map { $0.trimmingCharacters(in: .whitespaces) == "1" }
+    result.trashFilename = entry.trashFilename.flatMap { $0.isEmpty ? nil : $0 }
+    result.trashOriginalLocation = entry.trashOriginalLocation.flatMap { $0.isEmpty ? nil : $0 }
+    result.trashDeletionTime = entry.trashDeletionTime.flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+      .map { Date(timeIntervalSince1970: $0) }
     if !emit(result, role) {
       parser.abortParsing()
       failure = failure ?? .cancelledError

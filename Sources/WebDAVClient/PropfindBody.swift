@@ -12,9 +12,15 @@ enum PropfindBody {
     if properties.contains(.fileID) { names.append("oc:fileid") }
     if properties.contains(.permissions) { names.append("oc:permissions") }
     if properties.contains(.ocSize) { names.append("oc:size") }
-    let ownCloud = properties.isDisjoint(with: .ownCloud) ? "" : " xmlns:oc=\"\(MultistatusParser.ownCloud)\""
+    if properties.contains(.favorite) { names.append("oc:favorite") }
+    if properties.contains(.trashbin) {
+      names += ["nc:trashbin-filename", "nc:trashbin-original-location", "nc:trashbin-deletion-time"]
+    }
+    let ownCloud =
+      properties.isDisjoint(with: [.fileID, .permissions, .ocSize, .favorite]) ? "" : " xmlns:oc=\"\(MultistatusParser.ownCloud)\""
+    let nextcloud = properties.contains(.trashbin) ? " xmlns:nc=\"\(MultistatusParser.nextcloud)\"" : ""
     let text =
-      "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<d:propfind xmlns:d=\"DAV:\"\(ownCloud)><d:prop>"
+      "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<d:propfind xmlns:d=\"DAV:\"\(ownCloud)\(nextcloud)><d:prop>"
       + names.map { "<\($0)/>" }.joined() + "</d:prop></d:propfind>\n"
     return Array(text.utf8)
   }

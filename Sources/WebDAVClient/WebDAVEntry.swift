@@ -21,6 +21,10 @@ public struct WebDAVProperties: OptionSet, Sendable, Hashable {
   public static let permissions = WebDAVProperties(rawValue: 1 << 8)
   /// ownCloud/Nextcloud `oc:size`: a file's size, or the total below a folder.
   public static let ocSize = WebDAVProperties(rawValue: 1 << 9)
+  /// ownCloud/Nextcloud `oc:favorite` ("1" for a favorite).
+  public static let favorite = WebDAVProperties(rawValue: 1 << 10)
+  /// Nextcloud's trash bin: `nc:trashbin-filename`, `-original-location`, `-deletion-time`.
+  public static let trashbin = WebDAVProperties(rawValue: 1 << 11)
 
   /// What a listing needs: kind, size, date, version, type.
   public static let standard: WebDAVProperties = [.resourceType, .contentLength, .lastModified, .etag, .contentType]
@@ -55,6 +59,14 @@ public struct WebDAVEntry: Sendable, Equatable {
   public var permissions: String?
   /// `oc:size`.
   public var ocSize: Int64?
+  /// `oc:favorite`.
+  public var isFavorite: Bool?
+  /// `nc:trashbin-filename`: the name the item had.
+  public var trashFilename: String?
+  /// `nc:trashbin-original-location`: where it was, relative to the user's files (with its name).
+  public var trashOriginalLocation: String?
+  /// `nc:trashbin-deletion-time`.
+  public var trashDeletionTime: Date?
 
   public init(path: WebDAVPath) { self.path = path }
 

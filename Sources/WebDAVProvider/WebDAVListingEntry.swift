@@ -10,6 +10,8 @@ struct WebDAVListingEntry: FolderListingEntry, Equatable {
   var lastModified: Date?
   /// The content version (``WebDAVVersion``).
   var version: String
+  /// Nextcloud's `oc:permissions`.
+  var permissions: String?
 
   init(_ entry: WebDAVEntry) {
     name = entry.name
@@ -17,6 +19,7 @@ struct WebDAVListingEntry: FolderListingEntry, Equatable {
     size = entry.isCollection ? 0 : max(0, entry.size ?? 0)
     lastModified = entry.lastModified
     version = WebDAVVersion.of(entry)
+    permissions = entry.permissions
   }
 }
 

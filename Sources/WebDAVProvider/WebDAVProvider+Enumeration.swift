@@ -11,6 +11,7 @@ extension WebDAVProvider {
   public func enumerate(
     _ request: EnumerationRequest, page: Page?, progress: @escaping @Sendable (EnumerationProgress) -> Void
   ) async throws(ProviderError) -> ItemPage {
+    if request.container == .trash { return try await enumerateTrash(request, page: page) }
     let folder = try requirePath(request.container)
     return try await listings.page(
       request, folder: folder, page: page,
@@ -33,7 +34,7 @@ extension WebDAVProvider {
     let collected = Mutex<[WebDAVListingEntry]>([])
     let includeHidden = request.includeHidden
     let listing = try await withClient { c in
-      try await c.list(path) { batch in
+      try await c.list(path, properties: self.dialect.listingProperties) { batch in
         let kept = batch.filter { Self.isUsableName($0.name) && (includeHidden || $0.name.first != 0x2E) }
         let count = collected.withLock { list in
           list += kept.map(WebDAVListingEntry.init)

@@ -5,7 +5,8 @@ import WebDAVClient
 
 extension WebDAVProvider {
   public func item(for identifier: ItemIdentifier, pathHint: ItemPath?) async throws(ProviderError) -> Item {
-    try await item(at: requirePath(identifier))
+    if let name = trashName(identifier) { return try await trashedItem(named: name) }
+    return try await item(at: requirePath(identifier))
   }
 
   /// PROPFIND Depth 0. The top is answered without asking (it is there, or the listing says why).
@@ -18,13 +19,13 @@ extension WebDAVProvider {
   }
 
   func stat(_ path: ItemPath, _ c: WebDAVClient) async throws -> Item {
-    item(path, try await c.stat(try Self.davPath(path)))
+    item(path, try await c.stat(try Self.davPath(path), properties: dialect.listingProperties))
   }
 
   /// What is at `path` (nil when nothing is).
   func existing(_ path: ItemPath, _ c: WebDAVClient) async throws -> WebDAVEntry? {
     do {
-      return try await c.stat(try Self.davPath(path))
+      return try await c.stat(try Self.davPath(path), properties: dialect.listingProperties)
     } catch let error as WebDAVError where error.code == .notFound {
       return nil
     }
@@ -32,36 +33,50 @@ extension WebDAVProvider {
 
   func item(_ path: ItemPath, _ entry: WebDAVEntry) -> Item {
     entry.isCollection
-      ? folderItem(path, modified: entry.lastModified)
-      : fileItem(path, size: max(0, entry.size ?? 0), lastModified: entry.lastModified, version: WebDAVVersion.of(entry))
+      ? folderItem(path, modified: entry.lastModified, permissions: entry.permissions)
+      : fileItem(
+        path, size: max(0, entry.size ?? 0), lastModified: entry.lastModified, version: WebDAVVersion.of(entry),
+        permissions: entry.permissions)
   }
 
   func makeItem(_ folder: ItemPath, _ e: WebDAVListingEntry) -> Item {
     let path = folder.appending(ItemName(bytes: e.name))
-    return e.isFolder ? folderItem(path, modified: e.lastModified) : fileItem(path, size: e.size, lastModified: e.lastModified, version: e.version)
+    return e.isFolder
+      ? folderItem(path, modified: e.lastModified, permissions: e.permissions)
+      : fileItem(path, size: e.size, lastModified: e.lastModified, version: e.version, permissions: e.permissions)
   }
 
   /// A file: its version is the ETag (or size and date). Dataless: the core downloads on demand.
-  func fileItem(_ path: ItemPath, size: Int64, lastModified: Date?, version: String) -> Item {
+  func fileItem(_ path: ItemPath, size: Int64, lastModified: Date?, version: String, permissions: String? = nil) -> Item {
     let name = path.lastComponent ?? ItemName(bytes: Array((url.host ?? "webdav").utf8))
     return Item(
       identifier: identifier(for: path), parentIdentifier: identifier(for: path.parent), filename: name, path: path,
       contentType: ContentType.forExtension(name.pathExtension),
-      capabilities: [.reading, .writing, .reparenting, .renaming, .deleting, .evicting],
+      capabilities: WebDAVDialect.capabilities(permissions, isFolder: false, base: liveCapabilities(isFolder: false)),
       version: Self.itemVersion(version), documentSize: size, contentModificationDate: lastModified, isDownloaded: false,
       isMostRecentVersionDownloaded: false)
   }
 
   /// A folder. Its version is not tracked: a collection's ETag (where a server has one) changes
   /// with its children, which the listing compares itself.
-  func folderItem(_ path: ItemPath, modified: Date? = nil) -> Item {
+  func folderItem(_ path: ItemPath, modified: Date? = nil, permissions: String? = nil) -> Item {
     let isRoot = path == .root
     let name = path.lastComponent ?? ItemName(bytes: Array((url.host ?? "webdav").utf8))
     return Item(
       identifier: identifier(for: path), parentIdentifier: isRoot ? .root : identifier(for: path.parent), filename: name,
       path: path, contentType: .folder,
-      capabilities: isRoot ? [.reading, .writing] : [.reading, .writing, .reparenting, .renaming, .deleting],
+      capabilities: isRoot
+        ? WebDAVDialect.capabilities(permissions, isFolder: true, base: [.reading, .writing])
+        : WebDAVDialect.capabilities(permissions, isFolder: true, base: liveCapabilities(isFolder: true)),
       version: Self.itemVersion("folder"), contentModificationDate: modified)
+  }
+
+  /// What any item below the top may be asked (before the server's permissions narrow it).
+  func liveCapabilities(isFolder: Bool) -> ItemCapabilities {
+    var out: ItemCapabilities = [.reading, .writing, .reparenting, .renaming, .deleting]
+    if !isFolder { out.insert(.evicting) }
+    if trashbin != nil { out.insert(.trashing) }
+    return out
   }
 
   /// A version as an `ItemVersion` (its SHA-256 when longer than one may hold).

@@ -53,10 +53,20 @@ extension WebDAVProvider {
     if changedFields.contains(.tagData) {
       throw ProviderError(.featureUnsupported, "this WebDAV server keeps no tags: Folio keeps them on this computer")
     }
+    if trashName(identifier) != nil {
+      // In the trash: Put Back into the new parent (the core's restore comes through restoreItem).
+      guard changedFields.contains(.parentItemIdentifier), template.parentIdentifier != .trash else {
+        throw ProviderError(.invalidArgument, "an item in the trash can only be put back or deleted")
+      }
+      return try await restoreItem(identifier, to: template.parentIdentifier)
+    }
     var path = try requirePath(identifier)
     defer { listings.forget(path.parent) }
     if changedFields.contains(.parentItemIdentifier) && template.parentIdentifier == .trash {
-      throw ProviderError(.featureUnsupported, "this WebDAV server has no trash Folio can reach; delete the item instead")
+      guard trashbin != nil else {
+        throw ProviderError(.featureUnsupported, "this WebDAV server has no trash Folio can reach; delete the item instead")
+      }
+      return try await trash(path)
     }
     if changedFields.contains(.contents) {
       if let kept = try await replaceContents(
@@ -224,6 +234,10 @@ extension WebDAVProvider {
   /// Folio can reach: this is for good, and the browser and `folio rm` say so before.
   public func deleteItem(_ identifier: ItemIdentifier, baseVersion: ItemVersion?, options: DeleteOptions) async throws(ProviderError) {
     if identifier == .root { throw ProviderError(.deletionRejected, "the top of the location cannot be deleted") }
+    if let name = trashName(identifier) {
+      try await deleteForever(name)
+      return
+    }
     guard let path = path(for: identifier) else { return }
     defer { listings.forget(path.parent) }
     try await withClient { c in
@@ -238,6 +252,8 @@ extension WebDAVProvider {
       } catch let error as WebDAVError where error.code == .notFound {
         return
       }
+      // For good: where the server keeps what is deleted in its bin, that entry goes too.
+      try await self.purgeFromTrash(path, c)
     }
   }
 

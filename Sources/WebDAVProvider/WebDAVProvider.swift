@@ -37,6 +37,10 @@ public final class WebDAVProvider: Provider, PathKeyedProvider, AccountStatusPro
   /// What the probe found about PUT: true (writes into the file itself), false (replaces it when
   /// complete), nil (not known: treated as true, the safe way).
   public let replacesInPlace: Bool?
+  /// Nextcloud's (and ownCloud's) extensions, where the server speaks them.
+  public let dialect: WebDAVDialect
+  /// Nextcloud's trash bin for this location, when its URL has one.
+  let trashbin: (url: URL, within: [UInt8])?
   private let passwordSource: PasswordSource
   private let state: Mutex<(user: String, client: WebDAVClient?)>
   let listings = FolderListingCache<WebDAVListingEntry>(capacity: 16)
@@ -45,7 +49,7 @@ public final class WebDAVProvider: Provider, PathKeyedProvider, AccountStatusPro
 
   public var traits: ProviderTraits {
     ProviderTraits(
-      content: .synced, changeFeed: .none, identity: .pathKeyed, hasTrash: false, rangedReads: true,
+      content: .synced, changeFeed: .none, identity: .pathKeyed, hasTrash: trashbin != nil, rangedReads: true,
       conditionalWrites: conditionalWrites, contentHash: .opaqueTag, storesFavorites: false, namesAreBytes: false)
   }
 
@@ -55,10 +59,14 @@ public final class WebDAVProvider: Provider, PathKeyedProvider, AccountStatusPro
   ///   - password: Asked for once, at the first request.
   ///   - conditionalWrites: The probe's finding (`unknown` before one ran: treated as ignored).
   ///   - replacesInPlace: The probe's finding (nil: unknown, treated as in place).
+  ///   - dialect: What `folio domain add` found the server speaks (``WebDAVDialect``).
   public init(
     domain: DomainIdentifier, url: URL, user: String, caFile: String? = nil, password: @escaping PasswordSource,
-    conditionalWrites: ProviderTraits.ConditionalWrites = .unknown, replacesInPlace: Bool? = nil
+    conditionalWrites: ProviderTraits.ConditionalWrites = .unknown, replacesInPlace: Bool? = nil,
+    dialect: WebDAVDialect = .generic
   ) {
+    self.dialect = dialect
+    trashbin = dialect == .nextcloud ? WebDAVDialect.trashbin(of: url) : nil
     self.domain = domain
     self.url = url
     self.caFile = caFile
@@ -118,7 +126,7 @@ public final class WebDAVProvider: Provider, PathKeyedProvider, AccountStatusPro
 
   func requirePath(_ identifier: ItemIdentifier) throws(ProviderError) -> ItemPath {
     guard let path = path(for: identifier) else {
-      if identifier == .trash { throw ProviderError(.featureUnsupported, "a WebDAV server keeps no trash Folio can reach") }
+      if identifier == .trash { throw ProviderError(.featureUnsupported, "this is the trash, not a folder") }
       throw ProviderError.noSuchItem(identifier.rawValue)
     }
     return path
@@ -184,6 +192,21 @@ extension WebDAVProvider {
 
   /// Issue 11 §1's probe on a scratch file at the top (``WebDAVClient/probe(scratchName:in:inPlaceBudget:)``).
   public func probe() async throws(ProviderError) -> WebDAVProbe {
-    try await withClient { c in try await c.probe() }
+    try await withClient { c in
+      let found = try await c.probe()
+      // Nextcloud keeps what is deleted: the scratch file would wait in the user's trash bin.
+      if self.trashbin != nil {
+        for t in try await self.trashed(c) where t.entry.trashFilename?.hasPrefix(".folio-probe-") == true {
+          try? await self.trashClient(c).delete(try WebDAVPath("trash").appending(t.name), isCollection: false)
+        }
+      }
+      return found
+    }
+  }
+
+  /// Nextcloud or ownCloud when the top has an `oc:fileid`, else generic WebDAV.
+  public func detectDialect() async throws(ProviderError) -> WebDAVDialect {
+    let top = try await withClient { c in try await c.stat(.root, properties: [.resourceType, .fileID, .permissions]) }
+    return top.fileID != nil ? .nextcloud : .generic
   }
 }

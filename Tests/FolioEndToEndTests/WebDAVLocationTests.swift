@@ -129,4 +129,32 @@ import WebDAVTestSupport
     #expect(try sha256(server.files + "/payload.bin", s) == (try sha256(payload, s)))
     #expect(temporaries().isEmpty, "left on the server: \(temporaries())")
   }
+
+  /// Nextcloud (its documented endpoints, as a double: it cannot run here): found at `domain add`,
+  /// and then `rm` is a move to its trash bin, `trash` lists it and `trash restore` puts it back.
+  @Test func aNextcloudAccountIsFoundAndItsTrashBinIsRecentlyDeleted() throws {
+    let nc = try NextcloudDouble()
+    defer { nc.stop() }
+    nc.put("Docs", folder: true)
+    nc.put("Docs/plan.txt", "the plan\n")
+    let s = try Sandbox()
+    let added = try s.folio(
+      ["domain", "add", "cloud", "--webdav", nc.filesURL.absoluteString, "--user", nc.user, "--password-stdin"],
+      stdin: nc.password + "\n")
+    #expect(added.status == 0 && added.out.contains("Nextcloud: deleted items go to its trash bin"), "\(added)")
+    #expect(!added.out.contains("cannot detect conflicting edits"), "\(added)")
+    let config = try String(contentsOfFile: s.configHome + "/folio/config.toml", encoding: .utf8)
+    #expect(config.contains("dialect = \"nextcloud\""), "\(config)")
+    let domains = try s.folio("domain", "list")
+    #expect(domains.out.contains("Nextcloud: Recently Deleted"), "\(domains)")
+
+    let removed = try s.folio("rm", "cloud:/Docs/plan.txt")
+    #expect(removed.status == 0, "\(removed)")
+    #expect(nc.contents("Docs/plan.txt") == nil && nc.binNames.count == 1)
+    let listed = try s.folio("trash", "--location", "cloud")
+    #expect(listed.status == 0 && listed.out.contains("plan.txt"), "\(listed)")
+    let restored = try s.folio("trash", "restore", "cloud:/Docs/plan.txt")
+    #expect(restored.status == 0, "\(restored)")
+    #expect(nc.contents("Docs/plan.txt") == "the plan\n" && nc.binNames.isEmpty)
+  }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import S3Client
 import TestExecution
+import TestSupport
 import Testing
 
 #if canImport(Glibc)

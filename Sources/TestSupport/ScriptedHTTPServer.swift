@@ -5,20 +5,20 @@ import Foundation
 #endif
 
 /// A loopback HTTP/1.1 server that answers each request with what a script says, for the answers
-/// moto never gives: an `<Error>` inside a 200, a range ignored, a broken listing, a short body,
-/// a clock-skew refusal. It records every request as received (the path exactly as on the wire).
+/// a real server never gives on demand (S3's `<Error>` inside a 200, a range ignored, a broken
+/// listing, a clock-skew refusal), or a double of a server that cannot run here (Nextcloud). It records every request as received (the path exactly as on the wire).
 ///
 /// One thread accepts and serves connections one at a time, each closed after its answer.
-final class ScriptedHTTPServer: @unchecked Sendable {
-  struct Received: Sendable {
-    var method: String
+public final class ScriptedHTTPServer: @unchecked Sendable {
+  public struct Received: Sendable {
+    public var method: String
     /// The request target as sent: path and query, still percent-encoded.
-    var target: String
-    var headers: [String: String]
-    var body: [UInt8]
+    public var target: String
+    public var headers: [String: String]
+    public var body: [UInt8]
   }
 
-  let port: Int
+  public let port: Int
   private let listener: Int32
   private let lock = NSLock()
   private var received: [Received] = []
@@ -27,7 +27,7 @@ final class ScriptedHTTPServer: @unchecked Sendable {
   private let ended = DispatchSemaphore(value: 0)
 
   /// - Parameter script: The raw answer to the n-th request (0-based).
-  init(script: @escaping @Sendable (Received, Int) -> [UInt8]) throws {
+  public init(script: @escaping @Sendable (Received, Int) -> [UInt8]) throws {
     self.script = script
     let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     self.listener = listener
@@ -48,14 +48,14 @@ final class ScriptedHTTPServer: @unchecked Sendable {
     thread.start()
   }
 
-  var endpoint: String { "http://127.0.0.1:\(port)" }
+  public var endpoint: String { "http://127.0.0.1:\(port)" }
 
-  var requests: [Received] { lock.withLock { received } }
+  public var requests: [Received] { lock.withLock { received } }
 
   /// Stops accepting and waits for the serving thread to end. The thread closes the listening
   /// socket itself: closed here, its number could be reused by another test's server while the
   /// thread still calls `accept` on it, and that thread would then answer the other test.
-  func stop() {
+  public func stop() {
     let first = lock.withLock { () -> Bool in
       defer { stopped = true }
       return !stopped
@@ -66,7 +66,7 @@ final class ScriptedHTTPServer: @unchecked Sendable {
   }
 
   /// A whole answer: status line, headers (Content-Length added), body.
-  static func answer(_ status: String, headers: [(String, String)] = [], body: [UInt8] = [], contentLength: Int? = nil)
+  public static func answer(_ status: String, headers: [(String, String)] = [], body: [UInt8] = [], contentLength: Int? = nil)
     -> [UInt8]
   {
     var head = "HTTP/1.1 \(status)\r\n"
@@ -75,7 +75,7 @@ final class ScriptedHTTPServer: @unchecked Sendable {
     return Array(head.utf8) + body
   }
 
-  static func answer(_ status: String, headers: [(String, String)] = [], xml: String) -> [UInt8] {
+  public static func answer(_ status: String, headers: [(String, String)] = [], xml: String) -> [UInt8] {
     answer(status, headers: headers + [("Content-Type", "application/xml")], body: Array(xml.utf8))
   }
 

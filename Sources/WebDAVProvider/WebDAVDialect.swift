@@ -1,0 +1,51 @@
+import Foundation
+import ProviderAPI
+import WebDAVClient
+
+/// What a WebDAV server speaks beyond RFC 4918, found at `folio domain add` (kept as `dialect`).
+///
+/// Nextcloud and ownCloud answer `oc:fileid` for the top: they also give `oc:permissions` (what
+/// the user may do with each item), RFC 4331 quota and, at `remote.php/dav/trashbin/USER/`, the trash
+/// bin (Recently Deleted with Put Back). Their code path is tested against a double written from
+/// Nextcloud's documentation (Nextcloud cannot run here: docs/ARCHITECTURE.md).
+public enum WebDAVDialect: String, Sendable {
+  case generic
+  case nextcloud
+
+  /// What a listing asks for.
+  var listingProperties: WebDAVProperties {
+    self == .nextcloud ? WebDAVProperties.standard.union([.permissions, .fileID]) : .standard
+  }
+
+  /// The trash bin of a Nextcloud files URL: `…/remote.php/dav/files/USER/[SUB/]` has its bin at
+  /// `…/remote.php/dav/trashbin/USER/`, and a location at SUB shows the items deleted below SUB.
+  /// Nil for another URL (the older `remote.php/webdav/` has no bin Folio can reach).
+  public static func trashbin(of url: URL) -> (url: URL, within: [UInt8])? {
+    guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return nil }
+    let parts = components.percentEncodedPath.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+    guard let at = parts.indices.first(where: { i in
+      i + 3 < parts.count && parts[i] == "remote.php" && parts[i + 1] == "dav" && parts[i + 2] == "files"
+    })
+    else { return nil }
+    let user = parts[at + 3]
+    let within = parts[(at + 4)...].joined(separator: "/")
+    components.percentEncodedPath = "/" + (parts[..<at] + ["remote.php", "dav", "trashbin", user]).joined(separator: "/") + "/"
+    guard let trashURL = components.url, let decoded = within.removingPercentEncoding else { return nil }
+    return (trashURL, Array(decoded.utf8))
+  }
+
+  /// An item's capabilities from `oc:permissions` (Nextcloud's letters: G read, W write a file, C
+  /// and K create in a folder, D delete, N rename, V move; S shared with the user).
+  static func capabilities(_ permissions: String?, isFolder: Bool, base: ItemCapabilities) -> ItemCapabilities {
+    guard let permissions else { return base }
+    var out: ItemCapabilities = [.reading]
+    if base.contains(.evicting) { out.insert(.evicting) }
+    if isFolder ? (permissions.contains("C") || permissions.contains("K")) : permissions.contains("W") {
+      out.insert(.writing)
+    }
+    if permissions.contains("D") { out.formUnion(base.intersection([.deleting, .trashing])) }
+    if permissions.contains("N") && base.contains(.renaming) { out.insert(.renaming) }
+    if permissions.contains("V") && base.contains(.reparenting) { out.insert(.reparenting) }
+    return out
+  }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import ProviderAPI
+import Testing
+import WebDAVClient
+import WebDAVTestSupport
+
+@testable import WebDAVProvider
+
+/// The Nextcloud dialect against a double written from Nextcloud's documentation
+/// (``NextcloudDouble``): the dialect found, `oc:permissions` as capabilities, RFC 4331 quota and
+/// 507, and the trash bin as Recently Deleted with Put Back and Delete Forever.
+@Suite struct NextcloudDialectTests {
+  func provider(_ nc: NextcloudDouble, url: URL? = nil) -> WebDAVProvider {
+    let secret = nc.password
+    return WebDAVProvider(
+      domain: DomainIdentifier(unchecked: "cloud"), url: url ?? nc.filesURL, user: nc.user,
+      password: { () async throws(ProviderError) -> String? in secret }, conditionalWrites: .honoured, replacesInPlace: false,
+      dialect: .nextcloud)
+  }
+
+  func file(_ text: String) throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("nc-\(UUID().uuidString)")
+    try Data(text.utf8).write(to: url)
+    return url
+  }
+
+  func children(_ p: WebDAVProvider, _ container: ItemIdentifier) async throws -> [Item] {
+    try await p.enumerate(EnumerationRequest(container: container, suggestedPageSize: 100, freshness: .current), page: nil, progress: { _ in })
+      .items
+  }
+
+  @Test func theDialectIsFoundAndPermissionsBecomeCapabilities() async throws {
+    let nc = try NextcloudDouble()
+    defer { nc.stop() }
+    nc.put("Shared", folder: true, permissions: "SRG")
+    nc.put("Shared/read only.txt", "look", permissions: "SRG")
+    nc.put("Mine", folder: true)
+    let p = provider(nc)
+    #expect(try await p.detectDialect() == .nextcloud)
+    let top = try await children(p, .root)
+    let shared = try #require(top.first { $0.filename.lossyString == "Shared" })
+    #expect(!shared.capabilities.contains(.writing) && !shared.capabilities.contains(.deleting))
+    #expect(!shared.capabilities.contains(.renaming) && shared.capabilities.contains(.reading))
+    let mine = try #require(top.first { $0.filename.lossyString == "Mine" })
+    #expect(mine.capabilities.isSuperset(of: [.writing, .deleting, .renaming, .reparenting, .trashing]))
+    let inside = try await children(p, shared.identifier)
+    #expect(inside.map(\.filename.lossyString) == ["read only.txt"])
+    #expect(inside.first.map { !$0.capabilities.contains(.writing) && !$0.capabilities.contains(.deleting) } == true)
+    // The server refuses what the permissions say: no new file in a folder without C.
+    let refused = await #expect(throws: ProviderError.self) {
+      _ = try await p.createItem(
+        ItemTemplate(parentIdentifier: shared.identifier, filename: ItemName("new.txt"), contentType: .plainText),
+        fields: [.contents], contents: try file("x"), options: [])
+    }
+    #expect(refused?.code == .noPermission)
+  }
+
+  @Test func quotaIsTheAccountsStateAnd507IsInsufficientQuota() async throws {
+    let nc = try NextcloudDouble()
+    defer { nc.stop() }
+    nc.put("a.txt", "0123456789")
+    nc.quotaBytes = 100
+    let p = provider(nc)
+    #expect(await p.accountStatus() == .online(usedBytes: 10, quotaBytes: 100))
+    let full = await #expect(throws: ProviderError.self) {
+      _ = try await p.createItem(
+        ItemTemplate(parentIdentifier: .root, filename: ItemName("big.bin"), contentType: .data), fields: [.contents],
+        contents: try file(String(repeating: "x", count: 200)), options: [])
+    }
+    #expect(full?.code == .insufficientQuota, "\(String(describing: full))")
+    nc.quotaBytes = 10
+    #expect(await p.accountStatus() == .overQuota(usedBytes: 10, quotaBytes: 10))
+  }
+
+  @Test func deletedItemsAreInRecentlyDeletedAndComeBack() async throws {
+    let nc = try NextcloudDouble()
+    defer { nc.stop() }
+    nc.put("Docs", folder: true)
+    nc.put("Docs/plan é.txt", "the plan")
+    nc.put("Docs/notes.txt", "notes")
+    let p = provider(nc)
+    #expect(p.traits.hasTrash)
+    let plan = try await p.item(at: ItemPath("/Docs/plan é.txt"))
+    var template = ItemTemplate(plan)
+    template.parentIdentifier = .trash
+    let trashed = try await p.modifyItem(template, baseVersion: plan.version, changedFields: .parentItemIdentifier, contents: nil)
+    #expect(trashed.parentIdentifier == .trash && trashed.originalPath == ItemPath("/Docs/plan é.txt"))
+    #expect(trashed.filename.lossyString == "plan é.txt" && trashed.trashedDate != nil)
+    #expect(nc.contents("Docs/plan é.txt") == nil)
+    let bin = try await children(p, .trash)
+    #expect(bin.map(\.identifier) == [trashed.identifier])
+    #expect(try await p.item(for: trashed.identifier).originalPath == ItemPath("/Docs/plan é.txt"))
+
+    // Put Back: where it was, with its bytes.
+    let back = try await p.restoreItem(trashed.identifier, to: nil)
+    #expect(back.path == ItemPath("/Docs/plan é.txt"))
+    #expect(nc.contents("Docs/plan é.txt") == "the plan")
+    #expect(try await children(p, .trash).isEmpty)
+
+    // A folder goes to the bin whole, and Delete Forever empties it from there.
+    let docs = try await p.item(at: ItemPath("/Docs"))
+    template = ItemTemplate(docs)
+    template.parentIdentifier = .trash
+    let gone = try await p.modifyItem(template, baseVersion: docs.version, changedFields: .parentItemIdentifier, contents: nil)
+    #expect(gone.isFolder && nc.binNames.count == 1)
+    try await p.deleteItem(gone.identifier, baseVersion: nil, options: .recursive)
+    #expect(nc.binNames.isEmpty)
+
+    // Deleting for good a live item leaves nothing in the bin either.
+    nc.put("x.txt", "x")
+    try await p.deleteItem(try await p.item(at: ItemPath("/x.txt")).identifier, baseVersion: nil, options: [])
+    #expect(nc.contents("x.txt") == nil && nc.binNames.isEmpty)
+  }
+
+  @Test func aLocationBelowTheTopShowsOnlyWhatWasDeletedBelowIt() async throws {
+    let nc = try NextcloudDouble()
+    defer { nc.stop() }
+    nc.put("Work", folder: true)
+    nc.put("Work/a.txt", "a")
+    nc.put("Home.txt", "h")
+    let top = provider(nc)
+    let work = provider(nc, url: nc.filesURL.appendingPathComponent("Work/"))
+    for (p, path) in [(top, "/Home.txt"), (work, "/a.txt")] {
+      let item = try await p.item(at: ItemPath(path))
+      var template = ItemTemplate(item)
+      template.parentIdentifier = .trash
+      _ = try await p.modifyItem(template, baseVersion: item.version, changedFields: .parentItemIdentifier, contents: nil)
+    }
+    #expect(try await children(work, .trash).map(\.originalPath) == [ItemPath("/a.txt")])
+    #expect(Set(try await children(top, .trash).compactMap(\.originalPath)) == [ItemPath("/Home.txt"), ItemPath("/Work/a.txt")])
+  }
+
+  @Test func trashbinURLsAreFoundOnlyForTheFilesEndpoint() {
+    let found = WebDAVDialect.trashbin(of: URL(string: "https://c.example/nc/remote.php/dav/files/al%20ice/Work/Sub/")!)
+    #expect(found?.url.absoluteString == "https://c.example/nc/remote.php/dav/trashbin/al%20ice/")
+    #expect(found.map { String(decoding: $0.within, as: UTF8.self) } == "Work/Sub")
+    #expect(WebDAVDialect.trashbin(of: URL(string: "https://c.example/remote.php/webdav/")!) == nil)
+    let caps = WebDAVDialect.capabilities("RGDNVW", isFolder: false, base: [.reading, .writing, .deleting, .renaming, .evicting])
+    #expect(caps == [.reading, .writing, .deleting, .renaming, .evicting])
+  }
+}
