@@ -51,8 +51,12 @@ struct FolioContext: Sendable {
           Domain(
             identifier: d.identifier, displayName: d.displayName,
             provider: LocalProvider(domain: d.identifier, root: rootPath, displayName: d.displayName), localRoot: rootPath))
-      } else if let provider = try RemoteDomains.provider(
-        for: d, paths: .current, signInHint: commandLineHints, signIn: signIn) {
+      } else {
+        // A remote location that cannot be made (a key missing from its table) is left out, not
+        // the end of every command: addressing it says why (``domain(for:registry:configuration:)``).
+        guard
+          let provider = try? RemoteDomains.provider(for: d, paths: .current, signInHint: commandLineHints, signIn: signIn)
+        else { continue }
         try registry.add(Domain(identifier: d.identifier, displayName: d.displayName, provider: provider, localRoot: nil))
       }
     }
@@ -71,9 +75,11 @@ struct FolioContext: Sendable {
     guard let id = address.domain else { return registry.local }
     if let d = registry.domain(id) { return d }
     if let configured = configuration.domains.first(where: { $0.identifier == id }), case .remote(let type, _) = configured.kind {
+      // Made again to say why it could not be: its configuration's error, or a type not served.
+      _ = try RemoteDomains.provider(for: configured, paths: .current)
       throw ProviderError(
         .featureUnsupported,
-        "the location '\(id)' is a \(type) location; this build of Folio serves local, folio, sftp and s3 locations only")
+        "the location '\(id)' is a \(type) location; this build of Folio serves local, folio, sftp, s3 and webdav locations only")
     }
     let known = registry.domains.map(\.identifier.rawValue).joined(separator: ", ")
     throw ProviderError(

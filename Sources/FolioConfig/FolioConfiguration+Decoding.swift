@@ -240,7 +240,6 @@ extension ConfigDecoder {
         throw error(table.path, "missing key \"server\" or \"url\" (where the \(type) server is)")
       }
       if type == "webdav" {
-        if settings["user"] == nil { throw error(table.path, "missing key \"user\" (the user name on the WebDAV server)") }
         if let value = settings["conditional_writes"], !["honoured", "ignored", "unknown"].contains(value) {
           throw error(table.path(of: "conditional_writes"), "\(Self.quote(value)) is not one of \"honoured\", \"ignored\", \"unknown\"")
         }

@@ -214,7 +214,7 @@ extension WebDAVProvider {
   static func remove(_ temporary: WebDAVPath, _ c: WebDAVClient) {
     Task.detached {
       var pause = Duration.milliseconds(100)
-      for _ in 0..<6 {
+      for _ in 0..<10 {
         try? await c.delete(temporary)
         do {
           _ = try await c.stat(temporary, properties: [.resourceType])
@@ -224,7 +224,7 @@ extension WebDAVProvider {
           return  // the server is gone: nothing more to do now
         }
         try? await Task.sleep(for: pause)
-        pause *= 2
+        pause = min(pause * 2, .seconds(4))
       }
     }
   }

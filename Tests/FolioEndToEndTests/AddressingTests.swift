@@ -74,9 +74,11 @@ import Testing
     #expect(unknown.err.contains("no location named 'nope'"), "\(unknown)")
     #expect(unknown.err.contains("proj"), "lists the known locations: \(unknown)")
 
+    // A location whose table lacks a key is left out, and addressing it says which (exit 3: the
+    // configuration); the other locations still work.
     let remote = try s.folio("ls", "dav:/")
-    #expect(remote.failedCleanly(), "\(remote)")
-    #expect(remote.err.contains("dav"), "\(remote)")
+    #expect(remote.failedCleanly(3), "\(remote)")
+    #expect(remote.err.contains("'dav' has no user"), "\(remote)")
   }
 
   @Test func dotSlashAddressesALocalNameWithAColon() throws {

@@ -47,6 +47,16 @@ import WebDAVTestSupport
     let domains = try s.folio("domain", "list")
     #expect(domains.out.contains("webdav") && domains.out.contains("online") && domains.out.contains("no trash"), "\(domains)")
 
+    // The server keeps no tags: this computer does, and they follow a folder's rename made here.
+    #expect(try s.folio("mkdir", "dav:/Plans").status == 0)
+    #expect(try s.folio("cp", "notes é #1.txt", "dav:/Plans/").status == 0)
+    #expect(try s.folio("tag", "dav:/Plans/notes é #1.txt", "--add", "Red").status == 0)
+    let renamed = try s.folio("rename", "dav:/Plans", "Plans 2027")
+    #expect(renamed.status == 0, "\(renamed)")
+    #expect(FileManager.default.fileExists(atPath: server.files + "/Plans 2027/notes é #1.txt"))
+    let found = try s.folio("search", "Red")
+    #expect(found.out.contains("dav:/Plans 2027/notes é #1.txt"), "\(found)")
+
     // No trash Folio can reach: rm says how to delete for good, and --permanently does.
     let refused = try s.folio("rm", "dav:/notes é #1.txt")
     #expect(refused.status != 0 && refused.err.contains("--permanently"), "\(refused)")
@@ -156,5 +166,19 @@ import WebDAVTestSupport
     let restored = try s.folio("trash", "restore", "cloud:/Docs/plan.txt")
     #expect(restored.status == 0, "\(restored)")
     #expect(nc.contents("Docs/plan.txt") == "the plan\n" && nc.binNames.isEmpty)
+  }
+
+  /// https to a server with its own certificate: refused until `--ca-file` names it.
+  @Test func anHTTPSServerWithItsOwnCertificateNeedsCAFile() throws {
+    let server = try ApacheDAVServer(https: true)
+    defer { server.stop() }
+    let certificate = try #require(server.certificate)
+    let s = try Sandbox()
+    let add = ["domain", "add", "dav", "--webdav", server.baseURL.absoluteString, "--user", server.user, "--password-stdin"]
+    let untrusted = try s.folio(add, stdin: server.password + "\n")
+    #expect(untrusted.status != 0 && untrusted.err.contains("--ca-file"), "\(untrusted)")
+    let trusted = try s.folio(add + ["--ca-file", certificate], stdin: server.password + "\n")
+    #expect(trusted.status == 0, "\(trusted)")
+    #expect(try s.folio("ls", "dav:/").status == 0)
   }
 }
