@@ -105,6 +105,9 @@ public struct ContentType: Hashable, Sendable, Codable, CustomStringConvertible 
     "org.openxmlformats.wordprocessingml.document": ["public.data", "public.content"],
     "org.openxmlformats.spreadsheetml.sheet": ["public.data", "public.content"],
     "org.oasis-open.opendocument.text": ["public.data", "public.content"],
+    "org.oasis-open.opendocument.spreadsheet": ["public.data", "public.content"],
+    "org.oasis-open.opendocument.presentation": ["public.data", "public.content"],
+    "org.openxmlformats.presentationml.presentation": ["public.data", "public.content"],
   ]
 
   static let extensionTable: [String: String] = [
@@ -130,6 +133,8 @@ public struct ContentType: Hashable, Sendable, Codable, CustomStringConvertible 
     "zst": "public.archive", "7z": "public.archive", "pdf": "com.adobe.pdf",
     "docx": "org.openxmlformats.wordprocessingml.document",
     "xlsx": "org.openxmlformats.spreadsheetml.sheet", "odt": "org.oasis-open.opendocument.text",
+    "ods": "org.oasis-open.opendocument.spreadsheet", "odp": "org.oasis-open.opendocument.presentation",
+    "pptx": "org.openxmlformats.presentationml.presentation",
   ]
 
   static let descriptions: [String: String] = [
@@ -150,6 +155,9 @@ public struct ContentType: Hashable, Sendable, Codable, CustomStringConvertible 
     "org.openxmlformats.wordprocessingml.document": "Word document",
     "org.openxmlformats.spreadsheetml.sheet": "Spreadsheet",
     "org.oasis-open.opendocument.text": "OpenDocument text",
+    "org.oasis-open.opendocument.spreadsheet": "OpenDocument spreadsheet",
+    "org.oasis-open.opendocument.presentation": "OpenDocument presentation",
+    "org.openxmlformats.presentationml.presentation": "Presentation",
   ]
 
   public init(from decoder: any Decoder) throws {

@@ -33,6 +33,7 @@ public struct ItemVersion: Hashable, Sendable, Codable {
       }
       return d.map { String(format: "%02x", $0) }.joined()
     }
-    return "content \(show(content)), metadata \(show(metadata))"
+    // A storage that versions only the content (an ETag) has an empty metadata version: not shown.
+    return metadata.isEmpty ? "content \(show(content))" : "content \(show(content)), metadata \(show(metadata))"
   }
 }
