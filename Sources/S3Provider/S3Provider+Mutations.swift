@@ -150,25 +150,30 @@ extension S3Provider {
   private func relocate(_ from: ItemPath, to: ItemPath) async throws(ProviderError) {
     try await withClient { c in
       if try await self.exists(to, c) { throw self.collision(to) }
-      let keys = try await self.keys(of: from, c)
-      guard !keys.isEmpty else { throw ProviderError.noSuchItem(from.displayString) }
+      let objects = try await self.objects(of: from, c)
+      guard !objects.isEmpty else { throw ProviderError.noSuchItem(from.displayString) }
       let (old, new) = (Self.key(from), Self.key(to))
-      try await self.copyAll(keys, from: old, to: new, c)
-      for key in keys { _ = try await c.deleteObject(key) }
+      try await self.copyAll(objects, from: old, to: new, c)
+      for o in objects { _ = try await c.deleteObject(o.key) }
     }
   }
 
   /// The keys an item is made of: its own, or every key below a folder (markers included).
   func keys(of path: ItemPath, _ c: S3Client) async throws -> [[UInt8]] {
-    if (try? await c.headObject(Self.key(path))) != nil { return [Self.key(path)] }
-    var keys: [[UInt8]] = []
+    try await objects(of: path, c).map(\.key)
+  }
+
+  /// ``keys(of:_:)`` with each object's size.
+  func objects(of path: ItemPath, _ c: S3Client) async throws -> [(key: [UInt8], size: Int64)] {
+    if let info = try? await c.headObject(Self.key(path)) { return [(Self.key(path), info.size)] }
+    var objects: [(key: [UInt8], size: Int64)] = []
     var token: String?
     repeat {
       let page = try await c.listObjects(prefix: Self.folderPrefix(path), delimiter: nil, continuationToken: token)
-      keys += page.objects.map(\.key)
+      objects += page.objects.map { ($0.key, $0.size) }
       token = page.isTruncated ? page.nextContinuationToken : nil
     } while token != nil
-    return keys
+    return objects
   }
 
   /// Deletes an object, or every key below a folder (with `.recursive`; a folder with keys below
@@ -210,9 +215,9 @@ extension S3Provider {
     defer { listings.forget(folder) }
     return try await withClient { c in
       if try await self.exists(target, c) { throw self.collision(target) }
-      let keys = try await self.keys(of: source, c)
-      guard !keys.isEmpty else { throw ProviderError.noSuchItem(source.displayString) }
-      try await self.copyAll(keys, from: Self.key(source), to: Self.key(target), c)
+      let objects = try await self.objects(of: source, c)
+      guard !objects.isEmpty else { throw ProviderError.noSuchItem(source.displayString) }
+      try await self.copyAll(objects, from: Self.key(source), to: Self.key(target), c)
       return try await self.stat(target, c)
     }
   }
@@ -226,16 +231,46 @@ extension S3Provider {
   /// Copies each key from under `old` to under `new` on the server. A failure part-way removes
   /// the copies already made (best effort) before it is thrown: a rename tried again must not find
   /// half a folder under the new name and call it taken, and a copy must not leave half of one.
-  func copyAll(_ keys: [[UInt8]], from old: [UInt8], to new: [UInt8], _ c: S3Client) async throws {
+  func copyAll(_ objects: [(key: [UInt8], size: Int64)], from old: [UInt8], to new: [UInt8], _ c: S3Client) async throws {
     var made: [[UInt8]] = []
     do {
-      for key in keys {
-        let target = new + key.dropFirst(old.count)
-        _ = try await c.copyObject(from: key, to: target, condition: conditionalWrites == .honoured ? .ifNoneMatch : .none)
+      for o in objects {
+        let target = new + o.key.dropFirst(old.count)
+        try await copyObject(o.key, size: o.size, to: target, c)
         made.append(target)
       }
     } catch {
       for key in made { _ = try? await c.deleteObject(key) }
+      throw error
+    }
+  }
+
+  /// One object copied on the server: CopyObject up to ``copyPartThreshold``; above it (S3
+  /// refuses CopyObject past 5 GiB) a multipart upload whose parts are UploadPartCopy ranges of the
+  /// source, pinned to its ETag, with its metadata (`folio-sha256`) carried over; a failure aborts
+  /// the upload, so no half copy is left pending.
+  func copyObject(_ key: [UInt8], size: Int64, to target: [UInt8], _ c: S3Client) async throws {
+    let condition: S3WriteCondition = conditionalWrites == .honoured ? .ifNoneMatch : .none
+    guard size > copyPartThreshold else {
+      _ = try await c.copyObject(from: key, to: target, condition: condition)
+      return
+    }
+    let info = try await c.headObject(key)
+    let id = try await c.createMultipartUpload(target, contentType: info.contentType, metadata: info.metadata)
+    do {
+      var parts: [S3UploadedPart] = []
+      var start: Int64 = 0
+      while start < info.size {
+        let end = min(info.size, start + copyPartSize) - 1
+        let etag = try await c.uploadPartCopy(
+          target, uploadID: id, partNumber: parts.count + 1, from: key, range: S3ByteRange(start: start, end: end),
+          sourceIfMatch: info.etag)
+        parts.append(S3UploadedPart(partNumber: parts.count + 1, etag: etag))
+        start = end + 1
+      }
+      _ = try await c.completeMultipartUpload(target, uploadID: id, parts: parts, condition: condition)
+    } catch {
+      try? await c.abortMultipartUpload(target, uploadID: id)
       throw error
     }
   }

@@ -34,6 +34,11 @@ public final class S3Provider: Provider, PathKeyedProvider, AccountStatusProvidi
   /// Above this an upload is sent in parts (resumable: parts already on the store are not sent again).
   let multipartThreshold: Int64
   let partSize: Int64
+  /// Above this an object is copied (a rename, a move, a copy) in parts (UploadPartCopy): S3
+  /// refuses CopyObject past 5 GiB.
+  let copyPartThreshold: Int64
+  /// The ranges a big object is copied in.
+  let copyPartSize: Int64
 
   static let identifiers = PathIdentifiers(scheme: "k:")
 
@@ -50,8 +55,11 @@ public final class S3Provider: Provider, PathKeyedProvider, AccountStatusProvidi
   public init(
     domain: DomainIdentifier, endpoint: S3Endpoint, credentials: S3Credentials?,
     conditionalWrites: ProviderTraits.ConditionalWrites = .unknown, versioned: Bool = false,
-    multipartThreshold: Int64 = 64 << 20, partSize: Int64 = 16 << 20
+    multipartThreshold: Int64 = 64 << 20, partSize: Int64 = 16 << 20, copyPartThreshold: Int64 = 5 << 30,
+    copyPartSize: Int64 = 512 << 20
   ) {
+    self.copyPartThreshold = min(5 << 30, max(5 << 20, copyPartThreshold))
+    self.copyPartSize = min(5 << 30, max(5 << 20, copyPartSize))
     self.domain = domain
     self.endpoint = endpoint
     self.credentials = Mutex(credentials)
