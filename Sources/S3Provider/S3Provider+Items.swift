@@ -68,7 +68,8 @@ extension S3Provider {
       contentModificationDate: lastModified, isDownloaded: false, isMostRecentVersionDownloaded: false)
   }
 
-  /// A folder: a prefix. It has no version of its own (S3 keeps no folder).
+  /// A folder: a prefix. It has no version of its own (S3 keeps no folder): empty, so the poller
+  /// has no hint that could pass for "unchanged" and always lists it (ListingPoller.hint(of:)).
   func folderItem(_ path: ItemPath) -> Item {
     let isRoot = path == .root
     let name = path.lastComponent ?? ItemName(bytes: Array((endpoint.bucket).utf8))
@@ -76,7 +77,7 @@ extension S3Provider {
       identifier: identifier(for: path), parentIdentifier: isRoot ? .root : identifier(for: path.parent), filename: name,
       path: .root == path ? .root : path, contentType: .folder,
       capabilities: isRoot ? [.reading, .writing] : [.reading, .writing, .reparenting, .renaming, .deleting],
-      version: (try? ItemVersion(content: "folder", metadata: "")) ?? .empty)
+      version: .empty)
   }
 
   /// The ETag a content version names (nil for another provider's version, or a folder's).

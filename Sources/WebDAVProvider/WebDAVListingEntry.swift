@@ -12,6 +12,8 @@ struct WebDAVListingEntry: FolderListingEntry, Equatable {
   var version: String
   /// Nextcloud's `oc:permissions`.
   var permissions: String?
+  /// The ETag as listed (a collection's: the folder's version).
+  var etag: String?
 
   init(_ entry: WebDAVEntry) {
     name = entry.name
@@ -20,6 +22,7 @@ struct WebDAVListingEntry: FolderListingEntry, Equatable {
     lastModified = entry.lastModified
     version = WebDAVVersion.of(entry)
     permissions = entry.permissions
+    etag = entry.etag
   }
 }
 

@@ -33,7 +33,7 @@ extension WebDAVProvider {
 
   func item(_ path: ItemPath, _ entry: WebDAVEntry) -> Item {
     entry.isCollection
-      ? folderItem(path, modified: entry.lastModified, permissions: entry.permissions)
+      ? folderItem(path, modified: entry.lastModified, permissions: entry.permissions, etag: entry.etag)
       : fileItem(
         path, size: max(0, entry.size ?? 0), lastModified: entry.lastModified, version: WebDAVVersion.of(entry),
         permissions: entry.permissions)
@@ -42,7 +42,7 @@ extension WebDAVProvider {
   func makeItem(_ folder: ItemPath, _ e: WebDAVListingEntry) -> Item {
     let path = folder.appending(ItemName(bytes: e.name))
     return e.isFolder
-      ? folderItem(path, modified: e.lastModified, permissions: e.permissions)
+      ? folderItem(path, modified: e.lastModified, permissions: e.permissions, etag: e.etag)
       : fileItem(path, size: e.size, lastModified: e.lastModified, version: e.version, permissions: e.permissions)
   }
 
@@ -57,9 +57,11 @@ extension WebDAVProvider {
       isMostRecentVersionDownloaded: false)
   }
 
-  /// A folder. Its version is not tracked: a collection's ETag (where a server has one) changes
-  /// with its children, which the listing compares itself.
-  func folderItem(_ path: ItemPath, modified: Date? = nil, permissions: String? = nil) -> Item {
+  /// A folder. Its version is the collection's ETag where the server lists one (Apache's changes
+  /// when a child is added, removed or renamed; Nextcloud's when anything below changes), else
+  /// empty; with its date, that is the poller's hint of whether to list it again
+  /// (`ListingPoller.hint(of:)`). The top, answered without a request, has neither: always listed.
+  func folderItem(_ path: ItemPath, modified: Date? = nil, permissions: String? = nil, etag: String? = nil) -> Item {
     let isRoot = path == .root
     let name = path.lastComponent ?? ItemName(bytes: Array((url.host ?? "webdav").utf8))
     return Item(
@@ -68,7 +70,7 @@ extension WebDAVProvider {
       capabilities: isRoot
         ? WebDAVDialect.capabilities(permissions, isFolder: true, base: [.reading, .writing])
         : WebDAVDialect.capabilities(permissions, isFolder: true, base: liveCapabilities(isFolder: true)),
-      version: Self.itemVersion("folder"), contentModificationDate: modified)
+      version: etag.flatMap(WebDAVVersion.strong).map(Self.itemVersion) ?? .empty, contentModificationDate: modified)
   }
 
   /// What any item below the top may be asked (before the server's permissions narrow it).
