@@ -3,24 +3,8 @@ import Testing
 import WebDAVClient
 import WebDAVTestSupport
 
-/// The three real servers the suites run against, each started per test.
-enum DAVServerKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
-  /// Apache 2.4 mod_dav_fs: honours conditional writes, replaces atomically.
-  case apache
-  /// nginx dav + dav-ext: ignores conditional writes, no ETags, hides dot names from PROPFIND.
-  case nginx
-  /// rclone serve webdav (x/net/webdav): ignores conditional writes, writes in place.
-  case rclone
-
-  var testDescription: String { rawValue }
-
-  func start() throws -> any WebDAVTestServer {
-    switch self {
-    case .apache: try ApacheDAVServer()
-    case .nginx: try NginxDAVServer()
-    case .rclone: try RcloneDAVServer()
-    }
-  }
+extension DAVServerKind: CustomTestStringConvertible {
+  public var testDescription: String { rawValue }
 
   /// Whether PROPFIND lists `getetag`.
   var listsETags: Bool { self != .nginx }

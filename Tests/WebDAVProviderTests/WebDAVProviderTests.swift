@@ -8,27 +8,10 @@ import WebDAVTestSupport
 
 @testable import WebDAVProvider
 
-/// The three real servers, each started per test, with what `folio domain add` finds on each.
-enum DAVServer: String, CaseIterable, Sendable, CustomTestStringConvertible {
-  /// Apache 2.4 mod_dav_fs: honours conditional writes, replaces a file when its upload is complete.
-  case apache
-  /// nginx dav + dav-ext: ignores conditional writes, lists no ETags.
-  case nginx
-  /// rclone serve webdav: ignores conditional writes, writes uploads into the file itself.
-  case rclone
-
-  var testDescription: String { rawValue }
-
-  func start() throws -> any WebDAVTestServer {
-    switch self {
-    case .apache: try ApacheDAVServer()
-    case .nginx: try NginxDAVServer()
-    case .rclone: try RcloneDAVServer()
-    }
-  }
-
-  var conditionalWrites: ProviderTraits.ConditionalWrites { self == .apache ? .honoured : .ignored }
-  var replacesInPlace: Bool { self == .rclone }
+extension DAVServerKind: CustomTestStringConvertible {
+  public var testDescription: String { rawValue }
+  /// What `folio domain add` finds on each.
+  var conditionalWrites: ProviderTraits.ConditionalWrites { honoursConditionalWrites ? .honoured : .ignored }
 }
 
 /// The provider contract on real WebDAV servers: folders and files with hostile names, paging of a
@@ -38,11 +21,11 @@ enum DAVServer: String, CaseIterable, Sendable, CustomTestStringConvertible {
 struct WebDAVProviderTests {
   static let domain = DomainIdentifier(unchecked: "dav")
 
-  func provider(_ server: any WebDAVTestServer, _ kind: DAVServer, password: String? = nil) -> WebDAVProvider {
+  func provider(_ server: any WebDAVTestServer, _ kind: DAVServerKind, password: String? = nil) -> WebDAVProvider {
     let secret = password ?? server.password
     return WebDAVProvider(
       domain: Self.domain, url: server.baseURL, user: server.user, password: { () async throws(ProviderError) -> String? in secret },
-      conditionalWrites: kind.conditionalWrites, replacesInPlace: kind.replacesInPlace)
+      conditionalWrites: kind.conditionalWrites, replacesInPlace: kind.writesInPlace)
   }
 
   func file(_ bytes: [UInt8]) throws -> URL {
@@ -83,8 +66,8 @@ struct WebDAVProviderTests {
     "plain.txt", "with space & plus+.txt", "percent %41 #hash ?q;semi.txt", "漢字 émoji 🎉.txt", "quote\"apos'.txt", "-rf",
   ]
 
-  @Test(arguments: DAVServer.allCases)
-  func foldersFilesRenamesAndDeletesWithHostileNames(_ kind: DAVServer) async throws {
+  @Test(arguments: DAVServerKind.allCases)
+  func foldersFilesRenamesAndDeletesWithHostileNames(_ kind: DAVServerKind) async throws {
     let server = try kind.start()
     defer { server.stop() }
     let p = provider(server, kind)
@@ -157,8 +140,8 @@ struct WebDAVProviderTests {
 
   /// 20 000 files, listed with one streamed PROPFIND, paged in three sorts without a gap or a
   /// duplicate.
-  @Test(arguments: DAVServer.allCases)
-  func pagesOfATwentyThousandEntryFolderInEverySort(_ kind: DAVServer) async throws {
+  @Test(arguments: DAVServerKind.allCases)
+  func pagesOfATwentyThousandEntryFolderInEverySort(_ kind: DAVServerKind) async throws {
     let server = try kind.start()
     defer { server.stop() }
     let folder = server.files + "/big"
@@ -181,8 +164,8 @@ struct WebDAVProviderTests {
   /// An edit based on a version the server no longer has keeps both: the server's file as it is,
   /// the edit beside it under a conflict name — on a server that refuses the stale write, and on
   /// one that ignores conditions (the file is read just before it is replaced).
-  @Test(arguments: DAVServer.allCases)
-  func aStaleReplaceKeepsBothVersions(_ kind: DAVServer) async throws {
+  @Test(arguments: DAVServerKind.allCases)
+  func aStaleReplaceKeepsBothVersions(_ kind: DAVServerKind) async throws {
     let server = try kind.start()
     defer { server.stop() }
     let p = provider(server, kind)
@@ -212,8 +195,8 @@ struct WebDAVProviderTests {
   /// leaves the file under its real name as it was: Apache writes to its own temporary and renames;
   /// on rclone, which writes into the file itself, Folio sent the bytes to a temporary name, which
   /// is removed. (nginx buffers a body outside the served folder: nothing to watch there.)
-  @Test(arguments: [DAVServer.apache, .rclone])
-  func anInterruptedReplaceLeavesTheOldFileWhole(_ kind: DAVServer) async throws {
+  @Test(arguments: [DAVServerKind.apache, .rclone])
+  func anInterruptedReplaceLeavesTheOldFileWhole(_ kind: DAVServerKind) async throws {
     let server = try kind.start()
     defer { server.stop() }
     let p = provider(server, kind)
