@@ -32,7 +32,7 @@ public final class RcloneDAVServer: WebDAVTestServer, @unchecked Sendable {
         program,
         [
           "serve", "webdav", "--addr", "127.0.0.1:\(port)", "--user", user, "--pass", password, "--config", "/dev/null",
-          "--cache-dir", folder + "/cache", "--dir-cache-time", "1s", folder + "/files",
+          "--cache-dir", folder + "/cache", folder + "/files",
         ] + (bytesPerSecond.map { ["--bwlimit", "\($0)"] } ?? []), output: folder + "/rclone.log")
     }
     baseURL = URL(string: "http://127.0.0.1:\(port)/")!
