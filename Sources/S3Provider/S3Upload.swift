@@ -45,7 +45,7 @@ struct S3Upload {
         guard let (i, range) = pending.popFirst() else { return }
         group.addTask { [client, key, localPath] in
           try Task.checkCancellation()
-          let digest = try Self.digests(localPath, range).sha256
+          let digest = try Self.sha256(localPath, range)
           let sent = Progress.Part(done)
           let etag = try await client.uploadPart(
             key, uploadID: uploadID, partNumber: i + 1, fromFile: localPath, offset: range.lowerBound,
@@ -75,7 +75,7 @@ struct S3Upload {
       for part in parts {
         let i = part.partNumber - 1
         guard ranges.indices.contains(i), part.size == Int64(ranges[i].count),
-          let md5 = try? Self.digests(localPath, ranges[i]).md5,
+          let md5 = try? Self.md5(localPath, ranges[i]),
           part.etag.trimmingCharacters(in: CharacterSet(charactersIn: "\"")).lowercased() == md5
         else {
           matches = false
@@ -88,13 +88,23 @@ struct S3Upload {
     return (nil, [:])
   }
 
-  /// SHA-256 (to sign the part) and MD5 (to recognise a part already sent) of a range of a file.
-  static func digests(_ path: String, _ range: Range<Int64>) throws -> (sha256: String, md5: String) {
+  /// The SHA-256 of a range of a file, lower-case hex: what signs a part (or a whole PUT).
+  static func sha256(_ path: String, _ range: Range<Int64>) throws -> String {
+    try digest(SHA256.self, path, range)
+  }
+
+  /// The MD5 of a range of a file, lower-case hex: to recognise a part the store already has (its
+  /// ETag). Only a resume needs it, so a plain upload never computes it (it cost more CPU than
+  /// the SHA-256, which runs on the processor's SHA instructions: docs/BENCHMARKS.md, S3).
+  static func md5(_ path: String, _ range: Range<Int64>) throws -> String {
+    try digest(Insecure.MD5.self, path, range)
+  }
+
+  private static func digest<H: HashFunction>(_: H.Type, _ path: String, _ range: Range<Int64>) throws -> String {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { throw S3Error(.localIO, "cannot read \(path): \(String(cString: strerror(errno)))") }
     defer { close(fd) }
-    var sha = SHA256()
-    var md5 = Insecure.MD5()
+    var hasher = H()
     var buffer = [UInt8](repeating: 0, count: 1 << 20)
     var position = range.lowerBound
     while position < range.upperBound {
@@ -102,14 +112,10 @@ struct S3Upload {
       let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, want, off_t(position)) }
       if n < 0 && errno == EINTR { continue }
       guard n > 0 else { throw S3Error(.localIO, "\(path) became shorter while it was uploaded") }
-      buffer.withUnsafeBytes {
-        sha.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[0..<n]))
-        md5.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[0..<n]))
-      }
+      buffer.withUnsafeBytes { hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
       position += Int64(n)
     }
-    func hex<D: Digest>(_ d: D) -> String { d.map { String(format: "%02x", $0) }.joined() }
-    return (hex(sha.finalize()), hex(md5.finalize()))
+    return SigV4Signer.hex(hasher.finalize())
   }
 
   /// The SHA-256 of a whole file (when the caller did not give one).
@@ -117,7 +123,7 @@ struct S3Upload {
     var info = stat()
     guard stat(path, &info) == 0 else { throw S3Error(.localIO, "cannot read \(path)") }
     let size = Int64(info.st_size)
-    return (size, try digests(path, 0..<size).sha256)
+    return (size, try sha256(path, 0..<size))
   }
 
   /// Parts sent at once: enough to keep the link busy while a part is hashed or acknowledged,

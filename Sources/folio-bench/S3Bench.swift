@@ -8,7 +8,9 @@ import S3TestSupport
 /// loopback, in one run (issue 11 §6). moto runs without signature checks here; every client still
 /// signs (curl with `--aws-sigv4`) and pays the same server. Each Folio measurement runs in a fresh child
 /// process (its own peak RSS) and includes making its client:
-/// - download and upload of a `fileMiB` object, alternating Folio / curl / aws, `runs` each;
+/// - download and upload of a `fileMiB` object, alternating Folio / curl / aws, `runs` each; the
+///   upload also as one PUT (the threshold above the size), to tell the client's cost from the
+///   multipart protocol's on moto (which joins the parts by copying them in Python at completion);
 /// - a folder of `entries` keys: Folio's first sorted page (the whole folder is read: S3 lists in
 ///   key order only) against the listing requests alone, made with curl (ListObjectsV2 pages of
 ///   1000 followed by their continuation tokens).
@@ -24,7 +26,8 @@ enum S3Bench {
 
     Starts moto on loopback (pip install 'moto[server]'; also needs curl, sha256sum, and aws for its
     column) and prints: download and upload of a --file-mib MiB object through Folio's S3 provider,
-    curl and `aws s3 cp` (seconds, MB/s, Folio/curl, Folio's peak RSS), alternating, --runs each;
+    curl and `aws s3 cp` (seconds, MB/s, Folio/curl, Folio's peak RSS), alternating, --runs each
+    (Folio's upload also as one PUT, its multipart threshold above the size);
     and a folder of --entries keys: Folio's first sorted page against curl's ListObjectsV2 pages.
     Build in release mode: swift build -c release --product folio-bench
     """
@@ -54,7 +57,9 @@ enum S3Bench {
 
   static let bucket = "folio-plain"
   /// curl signs with SigV4 too (moto refuses an anonymous GET), its payload left unsigned; Folio
-  /// signs the real SHA-256, which its staged uploads carry (here it hashes the file first).
+  /// signs the real SHA-256, which its staged uploads carry: the child is given the file's digest
+  /// as `ContentDigest`, as the sync engine gives it (it hashes while it stages the snapshot), and
+  /// still hashes each part it sends above the multipart threshold.
   static let signed = ["-sf", "--aws-sigv4", "aws:amz:us-east-1:s3", "--user", "bench:bench"]
 
   static func run(_ o: Options) async throws {
@@ -67,7 +72,8 @@ enum S3Bench {
     let bytes = Int64(o.fileMiB) << 20
     let source = folder + "/up.bin"
     try BenchFile.create(source, size: bytes)
-    let sum = try SFTPBench.sha256(source)
+    var sum = ""
+    let hashSeconds = try SFTPBench.timed { sum = try SFTPBench.sha256(source) }
     try SFTPBench.tool("/usr/bin/curl", Self.signed + ["-T", source, "\(url)/\(bucket)/down.bin"])
     let hasAWS = FileManager.default.isExecutableFile(atPath: "/usr/local/bin/aws") || which("aws") != nil
     print("folio-bench s3: \(o.fileMiB) MiB object, \(grouped(o.entries)) keys, \(o.runs) runs; moto on \(url)")
@@ -89,12 +95,21 @@ enum S3Bench {
       }
       try? FileManager.default.removeItem(atPath: target)
 
-      let put = try child(["_s3-put", url, source, "up-\(run).bin"], as: SFTPBench.TransferResult.self)
+      // Each object is deleted once timed: moto keeps them all, and grew slower as it did.
+      func drop(_ name: String) throws { try SFTPBench.tool("/usr/bin/curl", Self.signed + ["-X", "DELETE", "\(url)/\(bucket)/\(name)"]) }
+      let put = try child(["_s3-put", url, source, "up-\(run).bin", sum, "multipart"], as: SFTPBench.TransferResult.self)
       up["folio", default: []].append(put.seconds)
       rss.append(put.peakRSS)
+      try drop("up-\(run).bin")
+      let one = try child(["_s3-put", url, source, "one-\(run).bin", sum, "one-put"], as: SFTPBench.TransferResult.self)
+      up["folio one PUT", default: []].append(one.seconds)
+      rss.append(one.peakRSS)
+      try drop("one-\(run).bin")
       up["curl", default: []].append(try SFTPBench.timed { try SFTPBench.tool("/usr/bin/curl", Self.signed + ["-T", source, "\(url)/\(bucket)/c-\(run).bin"]) })
+      try drop("c-\(run).bin")
       if hasAWS {
         up["aws", default: []].append(try SFTPBench.timed { try aws(url, ["s3", "cp", "--quiet", source, "s3://\(bucket)/a-\(run).bin"]) })
+        try drop("a-\(run).bin")
       }
     }
 
@@ -131,7 +146,8 @@ enum S3Bench {
     print("")
     print("| \(o.fileMiB) MiB | Folio | curl | aws s3 cp | Folio speed / curl | Folio speed / aws | Folio peak RSS |")
     print("|---|---:|---:|---:|---:|---:|---:|")
-    for (label, table) in [("download", down), ("upload", up)] {
+    let oneRow = up.merging(["folio": up["folio one PUT"]!]) { $1 }
+    for (label, table) in [("download", down), ("upload", up), ("upload, one PUT²", oneRow)] {
       let f = median(table["folio"]!)
       let c = median(table["curl"]!)
       let a = table["aws"].map { median($0) }
@@ -139,6 +155,7 @@ enum S3Bench {
         "| \(label) | \(sec(f)) (\(mbps(f))) | \(sec(c)) (\(mbps(c))) | \(a.map { "\(sec($0)) (\(mbps($0)))" } ?? "–") | "
           + "\(String(format: "%.2f×", c / f)) | \(a.map { String(format: "%.2f×", $0 / f) } ?? "–") | \(mib(rss.max() ?? 0)) |")
     }
+    print("² the provider's multipart threshold set above the file's size (the default sends it in parts)")
     print("")
     print("| \(grouped(o.entries)) keys | Folio first sorted page | curl ListObjectsV2 pages | Folio / curl | Folio peak RSS |")
     print("|---|---:|---:|---:|---:|")
@@ -146,6 +163,7 @@ enum S3Bench {
     let l = median(curlList)
     print("| medians of \(o.runs) | \(sec(f)) | \(sec(l)) | \(String(format: "%.2f×", f / l)) | \(mib(listRSS)) |")
     print("")
+    print("sha256sum of the file: \(sec(hashSeconds)) (outside every clock: Folio's upload is given it as ContentDigest, as the sync engine's staged snapshot gives it)")
     print("each run: download \(down.map { "\($0.key) \($0.value.map(sec))" }.sorted().joined(separator: "; "))")
     print("          upload \(up.map { "\($0.key) \($0.value.map(sec))" }.sorted().joined(separator: "; "))")
     print("          listing Folio \(first.map(sec)), curl \(curlList.map(sec))")
@@ -197,10 +215,17 @@ enum S3Bench {
 
   // MARK: - The children
 
-  static func provider(_ url: String) throws -> S3Provider {
-    S3Provider(
-      domain: DomainIdentifier(unchecked: "bench"), endpoint: try S3Endpoint(bucket: bucket, endpoint: url),
-      credentials: S3Credentials(accessKeyID: "bench", secretAccessKey: "bench"), conditionalWrites: .honoured)
+  /// - Parameter threshold: the multipart threshold; the provider's default when nil.
+  static func provider(_ url: String, threshold: Int64? = nil) throws -> S3Provider {
+    let endpoint = try S3Endpoint(bucket: bucket, endpoint: url)
+    let credentials = S3Credentials(accessKeyID: "bench", secretAccessKey: "bench")
+    let domain = DomainIdentifier(unchecked: "bench")
+    guard let threshold else {
+      return S3Provider(domain: domain, endpoint: endpoint, credentials: credentials, conditionalWrites: .honoured)
+    }
+    return S3Provider(
+      domain: domain, endpoint: endpoint, credentials: credentials, conditionalWrites: .honoured,
+      multipartThreshold: threshold)
   }
 
   static func download(url: String, remote: String, to destination: String) async throws -> SFTPBench.TransferResult {
@@ -211,10 +236,15 @@ enum S3Bench {
     return SFTPBench.TransferResult(seconds: now() - t0, peakRSS: peakRSS())
   }
 
-  static func upload(url: String, file: String, name: String) async throws -> SFTPBench.TransferResult {
+  /// - Parameter onePUT: the threshold above the file's size, so it goes as one PUT.
+  static func upload(url: String, file: String, name: String, sha256: String, onePUT: Bool) async throws
+    -> SFTPBench.TransferResult
+  {
+    let size = try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int64 ?? 0
     let t0 = now()
-    let p = try provider(url)
-    let template = ItemTemplate(parentIdentifier: .root, filename: try ItemName.validated(name), contentType: .data)
+    let p = try provider(url, threshold: onePUT ? size + 1 : nil)
+    var template = ItemTemplate(parentIdentifier: .root, filename: try ItemName.validated(name), contentType: .data)
+    template.contentDigest = ContentDigest(size: size, sha256: sha256)
     _ = try await p.createItem(template, fields: [], contents: URL(fileURLWithPath: file), options: [])
     return SFTPBench.TransferResult(seconds: now() - t0, peakRSS: peakRSS())
   }

@@ -262,6 +262,6 @@ final class Reported: @unchecked Sendable {
 
 enum S3ProviderTestDigest {
   static func sha256(_ path: String, _ range: Range<Int64>) throws -> String {
-    try S3Upload.digests(path, range).sha256
+    try S3Upload.sha256(path, range)
   }
 }
