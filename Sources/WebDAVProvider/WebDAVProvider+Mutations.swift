@@ -208,13 +208,14 @@ extension WebDAVProvider {
   }
 
   /// Removes a failed upload's temporary, outside the (perhaps cancelled) task and without making
-  /// it wait: a server may still be writing the file when the upload is given up (rclone keeps
-  /// the handler's file open until the connection is closed), so the removal is checked and tried
-  /// again a few times.
+  /// it wait: a server may still be writing the file when the upload is given up (rclone answers
+  /// 423 to its DELETE while the PUT's handler holds it, until that connection is gone), so the
+  /// removal is checked and tried again, for about two minutes. What is still left then is the
+  /// upload's own name: its next attempt writes it again and moves it over the file.
   static func remove(_ temporary: WebDAVPath, _ c: WebDAVClient) {
     Task.detached {
       var pause = Duration.milliseconds(100)
-      for _ in 0..<10 {
+      for _ in 0..<30 {
         try? await c.delete(temporary)
         do {
           _ = try await c.stat(temporary, properties: [.resourceType])
