@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import NIOCore
+import ProviderAPI
 
 #if canImport(Glibc)
   import Glibc
@@ -12,7 +13,8 @@ import NIOCore
 /// Bounded: past ``limit`` bytes received and not yet written, ``push(_:on:)`` answers a future
 /// the loop waits for before it reads again, completed once half of that is written. Memory stays
 /// at a few MiB whatever the file's size. Writes are `pwrite` at `start + offset`, so the caller's
-/// file position is left alone.
+/// file position is left alone. What is written is handed to the kernel's writeback as it goes
+/// (``FileWriteback``), so the caller's final `fsync` has little left to do.
 final class FileSink: BodyConsumer, @unchecked Sendable {
   static let limit = 8 << 20
   /// Bytes between progress reports.
@@ -24,6 +26,7 @@ final class FileSink: BodyConsumer, @unchecked Sendable {
   private let progress: (@Sendable (Int64) -> Void)?
   private let server: String
   private let queue = DispatchQueue(label: "folio.webdav.download")
+  private let writeback: FileWriteback
 
   private let lock = NSLock()
   // Guarded by `lock`.
@@ -44,12 +47,17 @@ final class FileSink: BodyConsumer, @unchecked Sendable {
   /// - Parameters:
   ///   - start: Where the body's first byte goes in the file.
   ///   - expected: The body's length when the answer said it: more is refused, less fails at the end.
-  init(fd: Int32, start: Int64, expected: Int64?, server: String, progress: (@Sendable (Int64) -> Void)?) {
+  ///   - writebackStep: How many bytes are written between two hand-overs to the kernel's writeback.
+  init(
+    fd: Int32, start: Int64, expected: Int64?, server: String, progress: (@Sendable (Int64) -> Void)?,
+    writebackStep: Int64 = 32 << 20
+  ) {
     self.server = server
     self.fd = fd
     self.start = start
     self.expected = expected
     self.progress = progress
+    self.writeback = FileWriteback(fd: fd, start: start, step: writebackStep)
   }
 
   /// The most bytes that waited to be written at once (for tests: the bound held).
@@ -115,8 +123,9 @@ final class FileSink: BodyConsumer, @unchecked Sendable {
   }
 
   /// Says the outcome once the body ended and everything queued is written (on `queue`, after the
-  /// last write).
+  /// last write), once no writeback call on the file is pending (the caller may close it then).
   private func settle() {
+    writeback.finish()
     let resume = lock.withLock { () -> CheckedContinuation<Void, Never>? in
       guard ended, !settled else { return nil }
       settled = true
@@ -161,6 +170,7 @@ final class FileSink: BodyConsumer, @unchecked Sendable {
     }
     if ok {
       written += Int64(buffer.readableBytes)
+      writeback.written(upTo: start + written)
       if let progress, written - reported >= Self.progressStep {
         reported = written
         progress(written)

@@ -1,6 +1,8 @@
 /// The body of a PROPFIND that names its properties (RFC 4918 §9.1, §14.20).
-enum PropfindBody {
-  static func xml(_ properties: WebDAVProperties) -> [UInt8] {
+///
+/// Public so that `folio-bench webdav` sends curl's baseline PROPFIND with the very bytes Folio sends.
+public enum PropfindBody {
+  public static func xml(_ properties: WebDAVProperties) -> [UInt8] {
     var names: [String] = []
     if properties.contains(.resourceType) { names.append("d:resourcetype") }
     if properties.contains(.contentLength) { names.append("d:getcontentlength") }

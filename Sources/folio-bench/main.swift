@@ -9,6 +9,7 @@ let usage = """
          folio-bench remote [--help]   (Folio against folio serve and curl: see its --help)
          folio-bench sftp [--help]     (Folio against sftp and scp on a private sshd: see its --help)
          folio-bench s3 [--help]       (Folio against curl and aws s3 cp on moto: see its --help)
+         folio-bench webdav [--help]   (Folio against curl on a private Apache mod_dav: see its --help)
 
   Creates (once, then reuses) folders with the given numbers of entries under DIR
   (default: $TMPDIR/folio-bench), and an index of N working-set rows (default 1000000), then prints:
@@ -119,6 +120,22 @@ if args.first == "_s3-put", args.count == 6 {
 }
 if args.first == "_s3-list", args.count == 3 {
   do { emit(try await S3Bench.list(url: args[1], folder: args[2])) } catch { fail("\(error)") }
+  exit(0)
+}
+if args.first == "webdav" {
+  do { try await WebDAVBench.run(WebDAVBench.parse(Array(args.dropFirst()))) } catch { fail("\(error)") }
+  exit(0)
+}
+if args.first == "_dav-get", args.count == 4 {
+  do { emit(try await WebDAVBench.download(url: args[1], remote: args[2], to: args[3])) } catch { fail("\(error)") }
+  exit(0)
+}
+if args.first == "_dav-put", args.count == 4 {
+  do { emit(try await WebDAVBench.upload(url: args[1], file: args[2], name: args[3])) } catch { fail("\(error)") }
+  exit(0)
+}
+if args.first == "_dav-list", args.count == 4, let pageSize = Int(args[3]) {
+  do { emit(try await WebDAVBench.list(url: args[1], folder: args[2], pageSize: pageSize)) } catch { fail("\(error)") }
   exit(0)
 }
 if args.first == "sftp" {

@@ -6,7 +6,8 @@ import Foundation
 #endif
 
 /// Starts the kernel writing a growing file to disk while it is still being written, so that the
-/// `fsync` that makes it durable at the end has little left to do (``ContentDownload``).
+/// `fsync` that makes it durable at the end has little left to do (FolioServerProvider's
+/// `ContentDownload`, WebDAVClient's `FileSink`: shared here, the one module both depend on).
 ///
 /// Why: a 1 GiB download ended with an `fsync` of the whole file, +0.25 s on the transfer's clock
 /// (docs/BENCHMARKS.md, "Remote storage"). Every `step` bytes the range just written is handed to
@@ -16,7 +17,7 @@ import Foundation
 /// missing this does nothing and the final `fsync` does all the work, as before. This never
 /// replaces that `fsync`: `sync_file_range` neither waits for the disk's cache nor writes the
 /// metadata.
-final class FileWriteback: @unchecked Sendable {
+public final class FileWriteback: @unchecked Sendable {
   private let fd: Int32
   private let step: Int64
   private let queue = DispatchQueue(label: "folio.download.writeback")
@@ -27,14 +28,14 @@ final class FileWriteback: @unchecked Sendable {
   /// - Parameters:
   ///   - fd: The file; it must stay open until ``finish()`` returned.
   ///   - start: The offset the writes start at.
-  init(fd: Int32, start: Int64, step: Int64 = 32 << 20) {
+  public init(fd: Int32, start: Int64, step: Int64 = 32 << 20) {
     self.fd = fd
     self.scheduled = start
     self.step = step
   }
 
   /// The bytes before `end` are written: starts writeback of the last `step` or more of them.
-  func written(upTo end: Int64) {
+  public func written(upTo end: Int64) {
     guard let syncFileRange = Self.syncFileRange, end - scheduled >= step else { return }
     let (fd, from) = (self.fd, scheduled)
     scheduled = end
@@ -45,7 +46,7 @@ final class FileWriteback: @unchecked Sendable {
 
   /// Waits for writeback already started to have been handed to the kernel; after this the file
   /// may be closed (no call on `fd` is pending, so no other file that reuses the number is hit).
-  func finish() {
+  public func finish() {
     if ended { return }
     ended = true
     queue.sync {}
