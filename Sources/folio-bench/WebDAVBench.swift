@@ -43,28 +43,7 @@ enum WebDAVBench {
     """
 
   static func parse(_ args: [String]) -> Options {
-    var o = Options()
-    var i = 0
-    func number() -> Int {
-      guard i + 1 < args.count, let n = Int(args[i + 1]), n > 0 else { fail("\(args[i]) needs a positive number\n\(usage)") }
-      i += 1
-      return n
-    }
-    while i < args.count {
-      switch args[i] {
-      case "--help", "-h":
-        print(usage)
-        exit(0)
-      case "--file-mib": o.fileMiB = number()
-      case "--runs": o.runs = number()
-      case "--entries": o.entries = number()
-      case "--big-entries": o.bigEntries = number()
-      case "--page-size": o.pageSize = number()
-      default: fail("unknown argument \(args[i])\n\(usage)")
-      }
-      i += 1
-    }
-    return o
+    BenchArguments.parse(args, into: Options(), usage: usage, numbers: ["--file-mib": \.fileMiB, "--runs": \.runs, "--entries": \.entries, "--big-entries": \.bigEntries, "--page-size": \.pageSize])
   }
 
   /// The children read the account from here (not their argv, which `ps` shows).
