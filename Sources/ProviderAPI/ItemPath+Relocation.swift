@@ -20,3 +20,29 @@ public protocol PathKeyedProvider: Provider {
   /// The path an identifier names, or nil for one that is no path of this provider. No I/O.
   func path(for identifier: ItemIdentifier) -> ItemPath?
 }
+
+extension PathKeyedProvider {
+  /// Where a modify's `.filename` and `.parentItemIdentifier` changes take the item at `path`
+  /// (itself when they name where it is already), checked before anything is sent: the top does
+  /// not move, a folder does not go into itself (servers answer that with a bare failure), and a
+  /// new name passes `accept` (the storage's rules: any bytes, or UTF-8 text).
+  public func relocationTarget(
+    of path: ItemPath, _ template: ItemTemplate, _ changedFields: ItemFields,
+    accept: (ItemName) throws(ProviderError) -> ItemName
+  ) throws(ProviderError) -> ItemPath {
+    guard path != .root else { throw ProviderError(.invalidArgument, "the top of the location cannot be moved") }
+    var parent = path.parent
+    if changedFields.contains(.parentItemIdentifier) {
+      guard let p = self.path(for: template.parentIdentifier) else {
+        throw ProviderError.noSuchItem(template.parentIdentifier.rawValue)
+      }
+      parent = p
+    }
+    let name = changedFields.contains(.filename) ? try accept(template.filename) : path.lastComponent!
+    let target = parent.appending(name)
+    if target != path, target.relocated(from: path, to: path) != nil {
+      throw ProviderError(.invalidArgument, "cannot move \(path.displayString) into itself")
+    }
+    return target
+  }
+}

@@ -71,19 +71,13 @@ extension S3Provider {
       }
     }
     if !changedFields.isDisjoint(with: [.filename, .parentItemIdentifier]) {
-      guard path != .root else { throw ProviderError(.invalidArgument, "the top of the location cannot be moved") }
       if changedFields.contains(.parentItemIdentifier) && template.parentIdentifier == .trash {
         throw ProviderError(.featureUnsupported, "this bucket keeps no versions, so it has no trash; delete the item instead")
       }
-      let parent = changedFields.contains(.parentItemIdentifier) ? try requirePath(template.parentIdentifier) : path.parent
-      let name = changedFields.contains(.filename) ? try Self.acceptedName(template.filename) : path.lastComponent!
-      let newPath = parent.appending(name)
+      let newPath = try relocationTarget(of: path, template, changedFields, accept: Self.acceptedName)
       if newPath != path {
-        if newPath.relocated(from: path, to: path) != nil {
-          throw ProviderError(.invalidArgument, "cannot move \(path.displayString) into itself")
-        }
         try await relocate(path, to: newPath)
-        listings.forget(parent)
+        listings.forget(newPath.parent)
         path = newPath
       }
     }

@@ -67,16 +67,12 @@ extension SFTPProvider {
     var path = try requirePath(identifier)
     var newPath = path
     if !changedFields.isDisjoint(with: [.filename, .parentItemIdentifier]) {
-      guard path != .root else { throw ProviderError(.invalidArgument, "the top of the location cannot be moved") }
       if changedFields.contains(.parentItemIdentifier) && template.parentIdentifier == .trash {
         throw ProviderError(.featureUnsupported, "this SFTP location has no trash; delete the item instead")
       }
-      let parent = changedFields.contains(.parentItemIdentifier) ? try requirePath(template.parentIdentifier) : path.parent
-      let name = changedFields.contains(.filename) ? try ItemName.validated(template.filename.bytes) : path.lastComponent!
-      newPath = parent.appending(name)
-      // Into itself (or below): the server's answer is a bare "Bad message".
-      if newPath != path, newPath.relocated(from: path, to: path) != nil {
-        throw ProviderError(.invalidArgument, "cannot move \(path.displayString) into itself")
+      // Into itself (or below) is refused there: the server's answer is a bare "Bad message".
+      newPath = try relocationTarget(of: path, template, changedFields) { (name) throws(ProviderError) in
+        try ItemName.validated(name.bytes)
       }
     }
     let (from, to) = (path, newPath)

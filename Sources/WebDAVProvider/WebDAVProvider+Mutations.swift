@@ -76,14 +76,8 @@ extension WebDAVProvider {
       }
     }
     if !changedFields.isDisjoint(with: [.filename, .parentItemIdentifier]) {
-      guard path != .root else { throw ProviderError(.invalidArgument, "the top of the location cannot be moved") }
-      let parent = changedFields.contains(.parentItemIdentifier) ? try requirePath(template.parentIdentifier) : path.parent
-      let name = changedFields.contains(.filename) ? try Self.acceptedName(template.filename) : path.lastComponent!
-      let newPath = parent.appending(name)
+      let newPath = try relocationTarget(of: path, template, changedFields, accept: Self.acceptedName)
       if newPath != path {
-        if newPath.relocated(from: path, to: path) != nil {
-          throw ProviderError(.invalidArgument, "cannot move \(path.displayString) into itself")
-        }
         try await withClient { c in
           let isFolder = try await c.stat(try Self.davPath(path), properties: [.resourceType]).isCollection
           do {
@@ -92,7 +86,7 @@ extension WebDAVProvider {
             throw self.collision(newPath)
           }
         }
-        listings.forget(parent)
+        listings.forget(newPath.parent)
         path = newPath
       }
     }
