@@ -145,8 +145,11 @@ let package = Package(
     .systemLibrary(name: "CNCursesW", providers: [.apt(["libncurses-dev"])]),
     // PURE: app state, actions, effects, the reducer, key map, screen grid, views, themes.
     .target(
-      name: "BrowserUI", dependencies: ["ProviderAPI", "CFolioSystem", "TOMLKit"],
+      name: "BrowserUI", dependencies: ["ProviderAPI", "PreviewKit", "CFolioSystem", "TOMLKit"],
       swiftSettings: strict),
+    // The preview pane's pure side: the preview model, the one sanitiser every shown byte passes
+    // through, text, code, JSON and hex previews. No I/O, no process.
+    .target(name: "PreviewKit", dependencies: ["ProviderAPI"], swiftSettings: strict),
     // Presents a Screen with ncursesw and reads keys: the only ncurses user.
     .target(name: "TerminalBackend", dependencies: ["BrowserUI", "CNCursesW", "ProviderAPI"], swiftSettings: strict),
     // The main loop: terminal input -> Action -> reduce -> Effect -> core -> events -> Action.
@@ -282,6 +285,7 @@ let package = Package(
         .product(name: "NIOHTTP1", package: "swift-nio"),
       ],
       swiftSettings: strict),
+    .testTarget(name: "PreviewKitTests", dependencies: ["PreviewKit", "ProviderAPI"], swiftSettings: strict),
     .testTarget(
       name: "BrowserUITests", dependencies: ["BrowserUI", "ProviderAPI", "TestSupport"], exclude: ["Snapshots"],
       swiftSettings: strict),
