@@ -204,20 +204,22 @@ extension WebDAVProvider {
   /// Removes a failed upload's temporary, outside the (perhaps cancelled) task and without making
   /// it wait: a server may still be writing the file when the upload is given up (rclone answers
   /// 423 to its DELETE while the PUT's handler holds it, until that connection is gone), so the
-  /// removal is checked and tried again, for about two minutes. What is still left then is the
-  /// upload's own name: its next attempt writes it again and moves it over the file.
+  /// removal is checked and tried again, for about five minutes. Only a server that cannot be
+  /// reached ends it early; any other answer (423, a 5xx, a PROPFIND refused while the file is
+  /// being written, a slow reply on a loaded machine) is tried again. What is still left then is
+  /// the upload's own name: its next attempt writes it again and moves it over the file.
   static func remove(_ temporary: WebDAVPath, _ c: WebDAVClient) {
     Task.detached {
       var pause = Duration.milliseconds(100)
-      for _ in 0..<30 {
+      for _ in 0..<80 {
         try? await c.delete(temporary)
         do {
           _ = try await c.stat(temporary, properties: [.resourceType])
         } catch let error as WebDAVError where error.code == .notFound {
           return
-        } catch {
-          return  // the server is gone: nothing more to do now
-        }
+        } catch let error as WebDAVError where error.code == .unreachable || error.code == .needsSignIn {
+          return  // the server is gone, or will not hear us: nothing more to do now
+        } catch {}
         try? await Task.sleep(for: pause)
         pause = min(pause * 2, .seconds(4))
       }

@@ -225,11 +225,11 @@ struct WebDAVProviderTests {
     #expect(intact, "the real name holds \(stored.count) bytes, not the old 13")
     // A temporary goes once the server lets go of it: Apache removes its own when the request is
     // cut; rclone refuses the DELETE of Folio's (423) while the cancelled PUT's handler still
-    // holds it, so the removal keeps trying.
-    let left = try await eventually(within: .seconds(180)) {
+    // holds it, so the removal keeps trying (for about five minutes).
+    let left = try await eventually(within: .seconds(320)) {
       (try? FileManager.default.contentsOfDirectory(atPath: server.files)) == ["big.bin"]
     }
-    #expect(left, "left: \(String(describing: try? FileManager.default.contentsOfDirectory(atPath: server.files)))")
+    #expect(left, "left: \(String(describing: try? FileManager.default.contentsOfDirectory(atPath: server.files))); server log: \(server.log.suffix(2000))")
   }
 
   /// The size of the largest file directly in `folder` (hidden ones included).
