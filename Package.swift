@@ -150,6 +150,12 @@ let package = Package(
     // The preview pane's pure side: the preview model, the one sanitiser every shown byte passes
     // through, text, code, JSON and hex previews. No I/O, no process.
     .target(name: "PreviewKit", dependencies: ["ProviderAPI"], swiftSettings: strict),
+    // C for PreviewTools: libmagic's API (libmagic-dev to build; libmagic1 and libmagic-mgc to run)
+    // and the helper spawn shim (fork, setsid, rlimits, exec: what posix_spawn and Process cannot).
+    .target(name: "CPreviewTools", linkerSettings: [.linkedLibrary("magic")]),
+    // The preview pane's installed helpers: sandboxed processes (own session, deadline, caps,
+    // killed with their group), libmagic's type description, PDF/archive/media previewers.
+    .target(name: "PreviewTools", dependencies: ["CPreviewTools", "PreviewKit", "ProviderAPI"], swiftSettings: strict),
     // Presents a Screen with ncursesw and reads keys: the only ncurses user.
     .target(name: "TerminalBackend", dependencies: ["BrowserUI", "CNCursesW", "ProviderAPI"], swiftSettings: strict),
     // The main loop: terminal input -> Action -> reduce -> Effect -> core -> events -> Action.
@@ -286,6 +292,11 @@ let package = Package(
       ],
       swiftSettings: strict),
     .testTarget(name: "PreviewKitTests", dependencies: ["PreviewKit", "ProviderAPI"], swiftSettings: strict),
+    // PreviewTools against real processes and tools (poppler-utils, libarchive-tools, mediainfo,
+    // ffmpegthumbnailer; 7zip when installed).
+    .testTarget(
+      name: "PreviewToolsTests", dependencies: ["PreviewTools", "PreviewKit", "ProviderAPI", "TestExecution"],
+      swiftSettings: strict),
     .testTarget(
       name: "BrowserUITests", dependencies: ["BrowserUI", "ProviderAPI", "TestSupport"], exclude: ["Snapshots"],
       swiftSettings: strict),

@@ -21,15 +21,19 @@ public enum CommandPlaceholder: String, Sendable, CaseIterable {
 public enum CommandTemplate {
   /// Why `argv` is not a valid command, or nil when it is.
   ///
+  /// - Parameter placeholders: the placeholders this kind of command takes: every
+  ///   ``CommandPlaceholder`` for openers and actions; a `[[previewer]]` takes its own set (see
+  ///   ``PreviewerRule/placeholders``).
   /// - Returns: a one-line explanation and the offending argument (to find its line), or nil.
-  public static func validate(_ argv: [String]) -> (message: String, argument: String)? {
+  public static func validate(
+    _ argv: [String], placeholders names: [String] = CommandPlaceholder.allCases.map(\.rawValue)
+  ) -> (message: String, argument: String)? {
     guard let program = argv.first else {
       return ("the command is empty: give at least the program, e.g. [\"xdg-open\", \"{path}\"]", "")
     }
     if program.isEmpty { return ("the program name is empty", program) }
-    let names = CommandPlaceholder.allCases.map(\.rawValue)
     for argument in argv {
-      if CommandPlaceholder(rawValue: argument) != nil { continue }
+      if names.contains(argument) { continue }
       if let inside = names.first(where: { argument.contains($0) }) {
         let quoted = quote(argument)
         return (

@@ -88,6 +88,10 @@ struct ConfigDecoder {
     "root": ["path", "folder", "directory", "dir"],
     "keys": ["keymap", "bindings", "keybindings"],
     "cache_budget": ["cache_size", "cache", "cache_limit"],
+    "preview": ["previews", "preview_pane", "pane"],
+    "previewer": ["previewers", "previewer_command"],
+    "images": ["image", "pictures", "graphics"],
+    "tools": ["helpers", "external_tools"],
   ]
 
   /// The allowed key closest to `key`: same word up to case, `-`/`_` or a couple of typos, or a
@@ -166,12 +170,20 @@ struct ConfigDecoder {
   }
 
   /// A command: an array of strings whose placeholders are whole arguments.
-  func command(_ table: ConfigTable, _ key: String) throws(ProviderError) -> [String] {
-    let hint = ": commands run without a shell, so write each argument apart, e.g. [\"nvim\", \"{path}\"]"
+  ///
+  /// - Parameters:
+  ///   - placeholders: the placeholders this command may use (all of ``CommandPlaceholder`` by default).
+  ///   - example: the program shown in the "missing key" and one-string hints.
+  func command(
+    _ table: ConfigTable, _ key: String, placeholders: [String] = CommandPlaceholder.allCases.map(\.rawValue),
+    example: (program: String, hint: String) = ("xdg-open", "nvim")
+  ) throws(ProviderError) -> [String] {
+    let hint =
+      ": commands run without a shell, so write each argument apart, e.g. [\"\(example.hint)\", \"{path}\"]"
     guard let argv = try stringArray(table, key, hint: table[key].map(\.isString) == true ? hint : "") else {
-      throw error(table.path, "missing key \"\(key)\" (e.g. \(key) = [\"xdg-open\", \"{path}\"])")
+      throw error(table.path, "missing key \"\(key)\" (e.g. \(key) = [\"\(example.program)\", \"{path}\"])")
     }
-    if let problem = CommandTemplate.validate(argv) {
+    if let problem = CommandTemplate.validate(argv, placeholders: placeholders) {
       throw error(table.path(of: key), problem.message, near: problem.argument)
     }
     return argv

@@ -9,7 +9,7 @@ extension ConfigDecoder {
       root,
       allowed: [
         ("theme", .value), ("cache_budget", .value), ("opener", .arrayOfTables), ("action", .arrayOfTables),
-        ("domain", .arrayOfTables), ("keys", .table),
+        ("domain", .arrayOfTables), ("keys", .table), ("preview", .table), ("previewer", .arrayOfTables),
       ])
     var config = FolioConfiguration()
     if let theme = try string(root, "theme") {
@@ -28,6 +28,8 @@ extension ConfigDecoder {
       config.keyBindings = try keyBindings(keys)
       config.keyBindingSource = keyBindingSource(config.keyBindings)
     }
+    if let preview = root["preview"] { config.preview = try previewSettings(preview) }
+    for table in try arrayOfTables(root, "previewer") { config.previewers.append(try previewer(table)) }
     return config
   }
 
@@ -52,9 +54,16 @@ extension ConfigDecoder {
 
   func opener(_ table: ConfigTable) throws(ProviderError) -> OpenerRule {
     try checkKeys(table, allowed: [("extensions", .value), ("content_type", .value), ("command", .value)])
+    let match = try fileMatch(table, entry: "opener")
+    return OpenerRule(match: match, argv: try command(table, "command"))
+  }
+
+  /// Which files an `[[opener]]` or a `[[previewer]]` is for: `extensions` or `content_type`.
+  ///
+  /// - Parameter entry: the section's name, for the "use two [[entry]] entries" hint.
+  func fileMatch(_ table: ConfigTable, entry: String) throws(ProviderError) -> OpenerRule.Match {
     let extensions = try stringArray(table, "extensions")
     let contentType = try string(table, "content_type")
-    let match: OpenerRule.Match
     switch (extensions, contentType) {
     case (let list?, nil):
       var normalized: [String] = []
@@ -76,7 +85,7 @@ extension ConfigDecoder {
         normalized.append(ext)
       }
       if normalized.isEmpty { throw error(table.path(of: "extensions"), "must list at least one extension") }
-      match = .extensions(normalized)
+      return .extensions(normalized)
     case (nil, let type?):
       let id = type.trimmingWhitespace()
       if id.isEmpty || id.contains(where: \.isWhitespace) || id.contains("/") {
@@ -84,13 +93,12 @@ extension ConfigDecoder {
           table.path(of: "content_type"),
           "\(Self.quote(type)) is not a content type (use a type identifier such as \"public.image\")")
       }
-      match = .contentType(ContentType(id))
+      return .contentType(ContentType(id))
     case (_?, _?):
-      throw error(table.path, "give either \"extensions\" or \"content_type\", not both (use two [[opener]] entries)")
+      throw error(table.path, "give either \"extensions\" or \"content_type\", not both (use two [[\(entry)]] entries)")
     case (nil, nil):
-      throw error(table.path, "missing key \"extensions\" or \"content_type\" (which files this opener is for)")
+      throw error(table.path, "missing key \"extensions\" or \"content_type\" (which files this \(entry) is for)")
     }
-    return OpenerRule(match: match, argv: try command(table, "command"))
   }
 
   // MARK: [[action]]

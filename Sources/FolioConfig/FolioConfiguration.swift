@@ -7,7 +7,8 @@ import ProviderAPI
   import Darwin
 #endif
 
-/// What `config.toml` says: theme, cache budget, openers, custom actions, domains and key bindings.
+/// What `config.toml` says: theme, cache budget, openers, custom actions, domains, key bindings,
+/// and the preview pane's settings and previewers.
 ///
 /// A missing file means the defaults; anything the file gets wrong is a `badConfig` error whose
 /// message is one line, `<file>:<line>: <key>: <what is wrong>`, so that a typo is reported where
@@ -32,6 +33,11 @@ public struct FolioConfiguration: Sendable, Equatable {
   public var keyBindings: [String: [String]]
   /// Where each binding was written, for the key map's errors.
   public var keyBindingSource = KeyBindingSource()
+  /// `[preview]`: when the preview pane shows, pictures, installed tools.
+  public var preview = PreviewSettings()
+  /// The user's previewers in config order; the first that matches an item previews it, before
+  /// any built-in preview.
+  public var previewers: [PreviewerRule] = []
 
   public static let defaultTheme = "default-dark"
   public static let defaultCacheBudgetBytes: Int64 = 10 << 30
@@ -55,6 +61,11 @@ public struct FolioConfiguration: Sendable, Equatable {
   /// The first opener for an item, or nil to fall back to the system's (`xdg-open`).
   public func opener(for name: ItemName, contentType: ContentType) -> OpenerRule? {
     openers.first { $0.matches(name: name, contentType: contentType) }
+  }
+
+  /// The first `[[previewer]]` for an item, or nil for the built-in previews.
+  public func previewer(for name: ItemName, contentType: ContentType) -> PreviewerRule? {
+    previewers.first { $0.matches(name: name, contentType: contentType) }
   }
 
   /// Loads the config file of `paths` (``FolioPaths/configFile``).

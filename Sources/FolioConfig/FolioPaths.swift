@@ -51,6 +51,9 @@ public struct FolioPaths: Sendable, Equatable {
   public var indexFile: URL { dataHome.appendingPathComponent("folio/index.sqlite", isDirectory: false) }
   /// `$XDG_CACHE_HOME/folio/content`: materialized files, `<domain>/<item-key>` below it.
   public var contentCache: URL { cacheHome.appendingPathComponent("folio/content", isDirectory: true) }
+  /// `$XDG_CACHE_HOME/folio/preview`: the preview helpers' private folder (mode 0700; their
+  /// working directory, and where a PDF page or a video frame is written as a picture).
+  public var previewCache: URL { cacheHome.appendingPathComponent("folio/preview", isDirectory: true) }
   /// `$XDG_DATA_HOME/Trash`: the freedesktop home trash.
   public var trashDirectory: URL { dataHome.appendingPathComponent("Trash", isDirectory: true) }
   /// Where themes are looked for, first match wins: the user's config, the user's data, then each

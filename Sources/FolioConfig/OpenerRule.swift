@@ -20,17 +20,25 @@ public struct OpenerRule: Sendable, Equatable {
 
   /// True when this rule opens an item with this name and content type.
   public func matches(name: ItemName, contentType: ContentType) -> Bool {
-    switch match {
+    match.matches(name: name, contentType: contentType)
+  }
+
+  /// The arguments that open `path` (see ``CommandTemplate/expand(_:focused:selection:)``).
+  public func arguments(for path: ItemPath, selection: [ItemPath]? = nil) -> [[UInt8]] {
+    CommandTemplate.expand(argv, focused: path, selection: selection ?? [path])
+  }
+}
+
+extension OpenerRule.Match {
+  /// True when an item with this name and content type is one this match names (openers and
+  /// previewers match files the same way).
+  public func matches(name: ItemName, contentType: ContentType) -> Bool {
+    switch self {
     case .extensions(let extensions):
       let ext = name.pathExtension
       return !ext.isEmpty && extensions.contains(ext)
     case .contentType(let type):
       return contentType.conforms(to: type)
     }
-  }
-
-  /// The arguments that open `path` (see ``CommandTemplate/expand(_:focused:selection:)``).
-  public func arguments(for path: ItemPath, selection: [ItemPath]? = nil) -> [[UInt8]] {
-    CommandTemplate.expand(argv, focused: path, selection: selection ?? [path])
   }
 }

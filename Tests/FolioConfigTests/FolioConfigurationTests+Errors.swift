@@ -67,7 +67,7 @@ import Testing
     ),
     (
       "colour = \"red\"",
-      "config.toml:1: colour: unknown key (expected one of: theme, cache_budget, [[opener]], [[action]], [[domain]], [keys])"
+      "config.toml:1: colour: unknown key (expected one of: theme, cache_budget, [[opener]], [[action]], [[domain]], [keys], [preview], [[previewer]])"
     ),
   ])
   func anUnknownKeyIsNamedWithASuggestion(text: String, expected: String) {
@@ -77,7 +77,7 @@ import Testing
   @Test func theFirstUnknownKeyInFileOrderIsReported() {
     #expect(
       parseError("zzz = 1\naaa = 2")
-        == "config.toml:1: zzz: unknown key (expected one of: theme, cache_budget, [[opener]], [[action]], [[domain]], [keys])"
+        == "config.toml:1: zzz: unknown key (expected one of: theme, cache_budget, [[opener]], [[action]], [[domain]], [keys], [preview], [[previewer]])"
     )
   }
 

@@ -146,6 +146,8 @@ import Testing
       ])
     #expect(config.actions.last?.confirm == true)
     #expect(config.domains.map(\.kind) == [.local(root: "/home/ana/projects")])
+    #expect(config.preview == PreviewSettings())
+    #expect(config.previewers.map(\.argv.first) == ["glow"])
   }
 }
 
