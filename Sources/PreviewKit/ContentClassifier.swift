@@ -87,14 +87,16 @@ public enum MediaFormat: String, Sendable, Hashable {
 /// only where that is cheap and within the prefix (PNG IHDR, GIF's screen, the JPEG SOF marker,
 /// WebP's VP8/VP8L/VP8X chunk, BMP's info header), so a decoder can refuse a bomb before it starts.
 public enum ContentClassifier {
-  public static func classify(name: String, prefix: [UInt8]) -> ContentKind {
-    prefix.withUnsafeBufferPointer { classify(name: name, prefix: $0) }
+  /// - Parameter isPrefix: `prefix` is the start of a longer file (a character cut at its end is
+  ///   not evidence against UTF-8); false when it is the whole file.
+  public static func classify(name: String, prefix: [UInt8], isPrefix: Bool = true) -> ContentKind {
+    prefix.withUnsafeBufferPointer { classify(name: name, prefix: $0, isPrefix: isPrefix) }
   }
 
-  public static func classify(name: String, prefix p: UnsafeBufferPointer<UInt8>) -> ContentKind {
+  public static func classify(name: String, prefix p: UnsafeBufferPointer<UInt8>, isPrefix: Bool = true) -> ContentKind {
     if p.isEmpty { return .empty }
     if let kind = Magic.kind(p, name: name.lowercased()) { return kind }
-    let (encoding, bom) = TextDecoding.detect(p, isPrefix: true)
+    let (encoding, bom) = TextDecoding.detect(p, isPrefix: isPrefix)
     if bom == 0 && encoding == .utf8 || encoding == .latin1 {
       if isBinary(p) { return .binary }
     }

@@ -3,16 +3,19 @@
 /// cutting lines and the line count at their limits.
 ///
 /// Internal on purpose: only the sanitiser may call it, so no producer can put unchecked text in a
-/// line. Text is kept as UTF-8 bytes until a run closes and then becomes one `String` (short runs
-/// are stored inline by `String`, so most runs cost no allocation).
+/// line. A line is kept as UTF-8 bytes in one reused buffer, and each run becomes one `String` when
+/// it closes (short runs are stored inline by `String`, so most runs cost no allocation).
 struct StyledLineBuilder {
   let maxColumns: Int
   let maxLines: Int
 
   private(set) var lines: [StyledLine] = []
+  /// The current line's runs so far (reused from line to line; each line gets an exact copy).
   private var runs: [StyledLine.Run] = []
-  private var pending: [UInt8] = []
-  private var pendingInk = Ink.plain
+  /// The current line's bytes (reused); the open run is `bytes[runStart...]`.
+  private var bytes: [UInt8] = []
+  private var runStart = 0
+  private var runInk = Ink.plain
   /// Columns used on the current line.
   private(set) var column = 0
   /// The current line met `maxColumns`: the rest of it is dropped and a mark ends it.
@@ -31,7 +34,8 @@ struct StyledLineBuilder {
   init(maxColumns: Int, maxLines: Int) {
     self.maxColumns = max(1, maxColumns)
     self.maxLines = max(1, maxLines)
-    pending.reserveCapacity(256)
+    bytes.reserveCapacity(256)
+    runs.reserveCapacity(32)
   }
 
   /// Appends safe ASCII bytes (each one column wide) in `ink`.
@@ -45,7 +49,7 @@ struct StyledLineBuilder {
     }
     guard count > 0 else { return }
     switchInk(to: ink)
-    pending.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[0..<count]))
+    self.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[0..<count]))
     column += count
     lineHasContent = true
   }
@@ -56,7 +60,7 @@ struct StyledLineBuilder {
     guard !isCut else { return }
     guard column < maxColumns else { return cut() }
     switchInk(to: ink)
-    pending.append(byte)
+    bytes.append(byte)
     column += 1
     lineHasContent = true
   }
@@ -71,7 +75,7 @@ struct StyledLineBuilder {
     }
     guard count > 0 else { return }
     switchInk(to: ink)
-    for _ in 0..<count { pending.append(0x20) }
+    for _ in 0..<count { bytes.append(0x20) }
     column += count
     lineHasContent = true
   }
@@ -82,7 +86,7 @@ struct StyledLineBuilder {
     guard !isCut else { return }
     guard column + width <= maxColumns else { return cut() }
     switchInk(to: ink)
-    pending.append(contentsOf: bytes)
+    self.bytes.append(contentsOf: bytes)
     column += width
     lineHasContent = true
   }
@@ -92,7 +96,7 @@ struct StyledLineBuilder {
     guard !isCut else { return }
     guard column + text.count <= maxColumns else { return cut() }
     switchInk(to: .escape)
-    pending.append(contentsOf: text)
+    bytes.append(contentsOf: text)
     column += text.count
     lineHasContent = true
   }
@@ -102,8 +106,10 @@ struct StyledLineBuilder {
     guard !isFull else { return }
     closeRun()
     if isCut { runs.append(StyledLine.Run(String(decoding: Self.cutMark, as: UTF8.self), .escape)) }
-    lines.append(StyledLine(runs))
-    runs = []
+    lines.append(StyledLine(runs.isEmpty ? [] : Array(runs)))
+    runs.removeAll(keepingCapacity: true)
+    bytes.removeAll(keepingCapacity: true)
+    runStart = 0
     column = 0
     isCut = false
     lineHasContent = false
@@ -115,7 +121,7 @@ struct StyledLineBuilder {
 
   /// The lines made, the last one included when it has no newline.
   mutating func finish() -> [StyledLine] {
-    if lineHasContent || isCut || !runs.isEmpty || !pending.isEmpty { endLine() }
+    if lineHasContent || isCut || !runs.isEmpty || bytes.count > runStart { endLine() }
     return lines
   }
 
@@ -126,15 +132,16 @@ struct StyledLineBuilder {
 
   @inline(__always)
   private mutating func switchInk(to ink: Ink) {
-    if ink != pendingInk {
+    if ink != runInk {
       closeRun()
-      pendingInk = ink
+      runInk = ink
     }
   }
 
   private mutating func closeRun() {
-    guard !pending.isEmpty else { return }
-    runs.append(StyledLine.Run(String(decoding: pending, as: UTF8.self), pendingInk))
-    pending.removeAll(keepingCapacity: true)
+    guard bytes.count > runStart else { return }
+    let text = bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[runStart...]), as: UTF8.self) }
+    runs.append(StyledLine.Run(text, runInk))
+    runStart = bytes.count
   }
 }

@@ -40,15 +40,29 @@ public enum TextDecoding {
 
   /// The text of `bytes` as UTF-8 (BOM removed), and the encoding it was read in.
   public static func utf8(_ bytes: [UInt8], isPrefix: Bool = false) -> (bytes: [UInt8], encoding: TextEncoding) {
+    let encoding = bytes.withUnsafeBufferPointer { detect($0, isPrefix: isPrefix).0 }
+    return (utf8(bytes, as: encoding, isPrefix: isPrefix), encoding)
+  }
+
+  /// The text of `bytes`, known to be in `encoding` (``ContentClassifier`` told it), as UTF-8;
+  /// the encoding's BOM, if there is one, is removed.
+  public static func utf8(_ bytes: [UInt8], as encoding: TextEncoding, isPrefix: Bool = false) -> [UInt8] {
     bytes.withUnsafeBufferPointer { p in
-      let (encoding, bom) = detect(p, isPrefix: isPrefix)
-      let body = UnsafeBufferPointer(rebasing: p[bom...])
+      let bom: [UInt8] =
+        switch encoding {
+        case .utf8: [0xEF, 0xBB, 0xBF]
+        case .utf16LE: [0xFF, 0xFE]
+        case .utf16BE: [0xFE, 0xFF]
+        case .latin1: []
+        }
+      let skip = p.has(bom, at: 0, end: p.count) ? bom.count : 0
+      let body = UnsafeBufferPointer(rebasing: p[skip...])
       switch encoding {
       case .utf8:
         let end = isPrefix ? completeUTF8End(body) : body.count
-        return (bom == 0 && end == bytes.count ? bytes : Array(body[0..<end]), .utf8)
-      case .utf16LE, .utf16BE: return (fromUTF16(body, bigEndian: encoding == .utf16BE, isPrefix: isPrefix), encoding)
-      case .latin1: return (fromLatin1(body), .latin1)
+        return skip == 0 && end == bytes.count ? bytes : Array(body[0..<end])
+      case .utf16LE, .utf16BE: return fromUTF16(body, bigEndian: encoding == .utf16BE, isPrefix: isPrefix)
+      case .latin1: return fromLatin1(body)
       }
     }
   }
