@@ -105,7 +105,13 @@ public enum Language: String, Sendable, Hashable, CaseIterable {
       (.toml, ["toml", "ini", "cfg", "conf", "desktop", "service", "socket", "timer", "mount", "properties", "inf"]),
       (.markdown, ["md", "markdown", "mdown", "mkd", "mdx"]),
       (.diff, ["diff", "patch", "rej"]),
-      (.html, ["html", "htm", "xhtml", "xml", "svg", "plist", "xsd", "xsl", "xslt", "rss", "atom", "vue", "storyboard", "xib", "csproj", "vcxproj"]),
+      (
+        .html,
+        [
+          "html", "htm", "xhtml", "xml", "svg", "plist", "xsd", "xsl", "xslt", "rss", "atom", "vue", "storyboard", "xib",
+          "csproj", "vcxproj",
+        ]
+      ),
       (.css, ["css", "scss", "sass", "less"]),
       (.sql, ["sql", "psql", "ddl"]),
       (.makefile, ["mk", "mak", "make"]),

@@ -13,8 +13,9 @@ import ProviderAPI
 ///   carries are worth keeping, and they are applied as cell styles, never replayed.
 /// - Every other CSI, every OSC/DCS/SOS/PM/APC string and every other escape sequence is dropped
 ///   whole, whether it starts with ESC or with a C1 introducer (8-bit 0x9B, or UTF-8-encoded
-///   U+009B: some terminals obey both). Other C1 controls are shown (`\x85`, `<U+0085>`). A string that never ends is dropped only up to ``Limits/maxSequenceLength`` bytes, so
-///   one stray `ESC ]` cannot hide the rest of a file.
+///   U+009B: some terminals obey both). Other C1 controls are shown (`\x85`, `<U+0085>`). A
+///   string that never ends is dropped only up to ``Limits/maxSequenceLength`` bytes, so one
+///   stray `ESC ]` cannot hide the rest of a file.
 /// - C0 controls and DEL are shown as `^X` in ``Ink/escape``; a tab is expanded, a newline ends
 ///   the line, CR LF is one line end and a lone CR is shown as `^M`.
 /// - Bidi controls and invisible characters (``TerminalText/isUnsafe(_:)``: U+202E, U+2066…,
@@ -190,7 +191,7 @@ public struct TerminalBytes: Sendable {
     }
   }
 
-  private mutating func ground(_ b: UInt8) {
+  mutating func ground(_ b: UInt8) {
     if utf8Need > 0 { return continueUTF8(b) }
     switch b {
     case 0x20..<0x7F:
@@ -232,7 +233,7 @@ public struct TerminalBytes: Sendable {
   /// A C1 control, 8-bit (`raw`) or decoded from UTF-8: the CSI and string introducers start
   /// their sequence, which is dropped whole; any other is never obeyed, only shown (`\x85` for a
   /// raw byte, `<U+0085>` for a character), since a lone one is content, not a sequence.
-  private mutating func c1(_ b: UInt8, raw: Bool) {
+  mutating func c1(_ b: UInt8, raw: Bool) {
     switch b {
     case 0x9B: enterCSI()
     case 0x9D: enterString(osc: true)
@@ -370,95 +371,4 @@ public struct TerminalBytes: Sendable {
       escape(b)
     }
   }
-
-  // MARK: - UTF-8
-
-  private mutating func startUTF8(_ b: UInt8) {
-    utf8Bytes.append(b)
-    utf8Lower = 0x80
-    utf8Upper = 0xBF
-    switch b {
-    case 0xC2...0xDF:
-      utf8Need = 1
-      utf8Scalar = UInt32(b & 0x1F)
-    case 0xE0...0xEF:
-      utf8Need = 2
-      utf8Scalar = UInt32(b & 0x0F)
-      if b == 0xE0 { utf8Lower = 0xA0 }
-      if b == 0xED { utf8Upper = 0x9F }
-    default:
-      utf8Need = 3
-      utf8Scalar = UInt32(b & 0x07)
-      if b == 0xF0 { utf8Lower = 0x90 }
-      if b == 0xF4 { utf8Upper = 0x8F }
-    }
-  }
-
-  private mutating func continueUTF8(_ b: UInt8) {
-    guard b >= utf8Lower && b <= utf8Upper else {
-      // The sequence is broken: what came of it is shown as bytes, and `b` starts afresh.
-      flushUTF8AsInvalid()
-      return ground(b)
-    }
-    utf8Bytes.append(b)
-    utf8Scalar = utf8Scalar << 6 | UInt32(b & 0x3F)
-    utf8Lower = 0x80
-    utf8Upper = 0xBF
-    utf8Need -= 1
-    if utf8Need == 0 { emitScalar() }
-  }
-
-  private mutating func emitScalar() {
-    let v = utf8Scalar
-    defer { utf8Bytes.removeAll(keepingCapacity: true) }
-    if v <= 0x9F {
-      // U+0080–U+009F: C1 controls, obeyed by some terminals even in UTF-8.
-      return c1(UInt8(v), raw: false)
-    }
-    if let scalar = Unicode.Scalar(v), TerminalText.isUnsafe(scalar) { return showCodePoint(v) }
-    utf8Bytes.withUnsafeBufferPointer { out.appendScalar($0, width: ScalarWidth.of(v), ink: ink) }
-  }
-
-  private mutating func flushUTF8AsInvalid() {
-    guard utf8Need > 0 || !utf8Bytes.isEmpty else { return }
-    let bytes = utf8Bytes
-    utf8Bytes.removeAll(keepingCapacity: true)
-    utf8Need = 0
-    for b in bytes { showInvalid(b) }
-  }
-
-  // MARK: - Visible escapes
-
-  private mutating func resolveCRAsShown() {
-    if pendingCR {
-      pendingCR = false
-      showControl(0x0D)
-    }
-  }
-
-  /// `^@` … `^_`, `^?`.
-  private mutating func showControl(_ b: UInt8) {
-    out.appendEscape([0x5E, b ^ 0x40])
-  }
-
-  /// `\xNN`.
-  private mutating func showInvalid(_ b: UInt8) {
-    out.appendEscape([0x5C, 0x78, Self.hexDigit(b >> 4), Self.hexDigit(b & 0xF)])
-  }
-
-  /// `<U+202E>`.
-  private mutating func showCodePoint(_ v: UInt32) {
-    var text: [UInt8] = Array("<U+".utf8)
-    var digits: [UInt8] = []
-    var rest = v
-    repeat {
-      digits.append(Self.hexDigit(UInt8(rest & 0xF)))
-      rest >>= 4
-    } while rest > 0 || digits.count < 4
-    text.append(contentsOf: digits.reversed())
-    text.append(0x3E)
-    out.appendEscape(text)
-  }
-
-  static func hexDigit(_ v: UInt8) -> UInt8 { v < 10 ? 0x30 + v : 0x41 + v - 10 }
 }

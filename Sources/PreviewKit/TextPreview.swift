@@ -24,7 +24,8 @@ public enum TextPreview {
     let parser: TerminalBytes
     switch kind {
     case .empty:
-      return Preview(typeDescription: kind.description, extent: nil, body: .message(totalSize == 0 ? "empty file" : "nothing read"))
+      return Preview(
+        typeDescription: kind.description, extent: nil, body: .message(totalSize == 0 ? "empty file" : "nothing read"))
     case .text(let language, let encoding):
       let decoded = TextDecoding.utf8(bytes, as: encoding, isPrefix: isPrefix)
       parser = text(decoded, language: language, isPrefix: isPrefix, limits: limits)
@@ -37,12 +38,14 @@ public enum TextPreview {
       }
     case .binary, .image, .pdf, .archive, .audio, .video:
       let lines = HexDump.lines(bytes)
-      return Preview(typeDescription: kind.description, extent: notes.isEmpty ? nil : notes.joined(separator: ", "), body: .lines(lines))
+      return Preview(
+        typeDescription: kind.description, extent: notes.isEmpty ? nil : notes.joined(separator: ", "), body: .lines(lines))
     }
     var result = parser
     let lines = result.finish()
     if result.didDropLines { notes.append("first \(grouped(lines.count)) lines") }
-    return Preview(typeDescription: kind.description, extent: notes.isEmpty ? nil : notes.joined(separator: ", "), body: .lines(lines))
+    return Preview(
+      typeDescription: kind.description, extent: notes.isEmpty ? nil : notes.joined(separator: ", "), body: .lines(lines))
   }
 
   /// Highlights decoded text line by line. A prefix ends at its last newline (the line after it

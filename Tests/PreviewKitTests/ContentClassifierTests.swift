@@ -11,7 +11,8 @@ import Testing
   static func ascii(_ s: String) -> [UInt8] { Array(s.utf8) }
   static func riff(_ form: String, _ chunk: [UInt8]) -> [UInt8] { ascii("RIFF") + le32(4 + chunk.count) + ascii(form) + chunk }
 
-  static let png = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + be32(13) + ascii("IHDR") + be32(640) + be32(480) + [8, 6, 0, 0, 0]
+  static let png =
+    [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + be32(13) + ascii("IHDR") + be32(640) + be32(480) + [8, 6, 0, 0, 0]
   static let gif = ascii("GIF89a") + le16(320) + le16(200) + [0xF7, 0, 0]
   /// SOI, a JFIF APP0, a DQT, then SOF0 with 3000 rows of 4000 pixels.
   static let jpeg: [UInt8] =
@@ -19,11 +20,13 @@ import Testing
     + [0xFF, 0xDB] + be16(67) + [UInt8](repeating: 1, count: 65)
     + [0xFF, 0xC0] + be16(17) + [8] + be16(3000) + be16(4000) + [3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1]
   /// A camera's Exif segment as long as a segment may be: its SOF lies past what was read.
-  static let jpegWithHugeExif: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE1] + be16(0xFFFF) + ascii("Exif") + [UInt8](repeating: 0, count: 100)
+  static let jpegWithHugeExif: [UInt8] =
+    [0xFF, 0xD8, 0xFF, 0xE1] + be16(0xFFFF) + ascii("Exif") + [UInt8](repeating: 0, count: 100)
   static let webpLossless = riff("WEBP", ascii("VP8L") + le32(5) + [0x2F] + le32((100 - 1) | (50 - 1) << 14))
   static let webpLossy = riff("WEBP", ascii("VP8 ") + le32(10) + [0x30, 0x01, 0x00, 0x9D, 0x01, 0x2A] + le16(1920) + le16(1080))
   static let webpExtended = riff("WEBP", ascii("VP8X") + le32(10) + [0x10, 0, 0, 0] + le24(800 - 1) + le24(600 - 1))
-  static let bmp = ascii("BM") + le32(1000) + le32(0) + le32(54) + le32(40) + le32(64) + le32(-32 & 0xFFFF_FFFF) + le16(1) + le16(24)
+  static let bmp =
+    ascii("BM") + le32(1000) + le32(0) + le32(54) + le32(40) + le32(64) + le32(-32 & 0xFFFF_FFFF) + le16(1) + le16(24)
   static let tar: [UInt8] = {
     var block = [UInt8](repeating: 0, count: 512)
     block.replaceSubrange(0..<8, with: ascii("file.txt"))
@@ -86,14 +89,20 @@ import Testing
     let noisy = (1...1024).map { UInt8(truncatingIfNeeded: $0 * 37 % 255 + 1) }
     #expect(ContentClassifier.classify(name: "blob", prefix: noisy) == .binary)
     // Colours are text, and so are tabs, form feeds and CR LF.
-    #expect(ContentClassifier.classify(name: "build.log", prefix: Self.ascii("\u{1B}[31mred\u{1B}[0m\r\n\tx\u{0C}")) == .text(nil, .utf8))
+    #expect(
+      ContentClassifier.classify(name: "build.log", prefix: Self.ascii("\u{1B}[31mred\u{1B}[0m\r\n\tx\u{0C}"))
+        == .text(nil, .utf8))
     #expect(ContentClassifier.classify(name: "notes", prefix: Self.ascii("漢字かな交じり文、Кириллица")) == .text(nil, .utf8))
-    #expect(ContentClassifier.classify(name: "old.txt", prefix: Self.ascii("caf") + [0xE9] + Self.ascii(" cr") + [0xE8] + Self.ascii("me")) == .text(nil, .latin1))
+    #expect(
+      ContentClassifier.classify(
+        name: "old.txt", prefix: Self.ascii("caf") + [0xE9] + Self.ascii(" cr") + [0xE8] + Self.ascii("me"))
+        == .text(nil, .latin1))
   }
 
   @Test func languageByNameThenContent() {
     #expect(ContentClassifier.classify(name: "main.swift", prefix: Self.ascii("import Foundation")) == .text(.swift, .utf8))
-    #expect(ContentClassifier.classify(name: "tool", prefix: Self.ascii("#!/usr/bin/env python3\nprint(1)")) == .text(.python, .utf8))
+    #expect(
+      ContentClassifier.classify(name: "tool", prefix: Self.ascii("#!/usr/bin/env python3\nprint(1)")) == .text(.python, .utf8))
     #expect(ContentClassifier.classify(name: "run", prefix: Self.ascii("#!/bin/sh -e\necho")) == .text(.shell, .utf8))
     #expect(ContentClassifier.classify(name: "feed", prefix: Self.ascii("<?xml version=\"1.0\"?>")) == .text(.html, .utf8))
     #expect(ContentClassifier.classify(name: "response", prefix: Self.ascii("  {\"a\": 1}")) == .json(.utf8))

@@ -186,19 +186,57 @@ import Testing
 
   /// One line each of the other families, enough to catch a table that lost its words.
   @Test(arguments: [
-    ("g.c", "#include <stdio.h>\nstatic int n = 'a'; // c", "«keyword:#include» «string:<stdio.h>»\n«keyword:static» «type:int» n «operator:=» «string:'a'»«punctuation:;» «comment:// c»"),
-    ("h.rs", "fn f<'a>(x: &'a str) { println!(\"{}\", 'x'); }", "«keyword:fn» «function:f»«operator:<»«type:'a»«operator:>»«punctuation:(»x«operator::» «operator:&»«type:'a» «type:str»«punctuation:)» «punctuation:{» «function:println!»«punctuation:(»«string:\"{}\"»«punctuation:,» «string:'x'»«punctuation:);» «punctuation:}»"),
-    ("p.go", "func main() { var x int = 3 }", "«keyword:func» «function:main»«punctuation:()» «punctuation:{» «keyword:var» x «type:int» «operator:=» «number:3» «punctuation:}»"),
-    ("n.ts", "export class A extends B { x = `t` }", "«keyword:export» «keyword:class» «type:A» «keyword:extends» «type:B» «punctuation:{» x «operator:=» «string:`t`» «punctuation:}»"),
-    ("K.kt", "@Test fun f(): Int = null", "«keyword:@Test» «keyword:fun» «function:f»«punctuation:()»«operator::» «type:Int» «operator:=» «constant:null»"),
-    ("o.rb", "def empty?(x) = :sym && @ivar", "«keyword:def» «function:empty?»«punctuation:(»x«punctuation:)» «operator:=» «constant::sym» «operator:&&» «constant:@ivar»"),
-    ("i.yml", "name: folio # c\n- &a {x: 1}\nwhen: ~", "«key:name»«punctuation::» «string:folio» «comment:# c»\n«punctuation:-» «type:&a» «punctuation:{»x«operator::» «number:1»«punctuation:}»\n«key:when»«punctuation::» «constant:~»"),
-    ("j.toml", "[package]\nname = \"folio\" # c", "«heading:[package]»\n«key:name» «operator:=» «string:\"folio\"» «comment:# c»"),
-    ("k.html", "<a href='x'>a &amp; b</a><!-- c -->", "«punctuation:<»«keyword:a» «key:href»«operator:=»«string:'x'»«punctuation:>»a «constant:&amp;» b«punctuation:</»«keyword:a»«punctuation:>»«comment:<!-- c -->»"),
-    ("l.css", "a:hover { color: #fff; }", "«type:a»«operator::»«type:hover» «punctuation:{» «key:color»«operator::» «constant:#fff»«punctuation:;» «punctuation:}»"),
-    ("m.sql", "select count(*) FROM t -- c", "«keyword:select» «function:count»«punctuation:(»«operator:*»«punctuation:)» «keyword:FROM» t «comment:-- c»"),
-    ("Makefile", "CC ?= cc\nall: $(SRC)\n\t$(CC) -o $@", "«key:CC» «operator:?=» cc\n«function:all»«operator::» «constant:$(SRC)»\n        «constant:$(CC)» -o «constant:$@»"),
-    ("Dockerfile", "FROM debian:12 AS build\nrun echo \"hi\"", "«keyword:FROM» debian«operator::»«number:12» «keyword:AS» build\n«keyword:run» echo «string:\"hi\"»"),
+    (
+      "g.c", "#include <stdio.h>\nstatic int n = 'a'; // c",
+      "«keyword:#include» «string:<stdio.h>»\n«keyword:static» «type:int» n «operator:=» «string:'a'»«punctuation:;» «comment:// c»"
+    ),
+    (
+      "h.rs", "fn f<'a>(x: &'a str) { println!(\"{}\", 'x'); }",
+      "«keyword:fn» «function:f»«operator:<»«type:'a»«operator:>»«punctuation:(»x«operator::» «operator:&»«type:'a» «type:str»«punctuation:)» «punctuation:{» «function:println!»«punctuation:(»«string:\"{}\"»«punctuation:,» «string:'x'»«punctuation:);» «punctuation:}»"
+    ),
+    (
+      "p.go", "func main() { var x int = 3 }",
+      "«keyword:func» «function:main»«punctuation:()» «punctuation:{» «keyword:var» x «type:int» «operator:=» «number:3» «punctuation:}»"
+    ),
+    (
+      "n.ts", "export class A extends B { x = `t` }",
+      "«keyword:export» «keyword:class» «type:A» «keyword:extends» «type:B» «punctuation:{» x «operator:=» «string:`t`» «punctuation:}»"
+    ),
+    (
+      "K.kt", "@Test fun f(): Int = null",
+      "«keyword:@Test» «keyword:fun» «function:f»«punctuation:()»«operator::» «type:Int» «operator:=» «constant:null»"
+    ),
+    (
+      "o.rb", "def empty?(x) = :sym && @ivar",
+      "«keyword:def» «function:empty?»«punctuation:(»x«punctuation:)» «operator:=» «constant::sym» «operator:&&» «constant:@ivar»"
+    ),
+    (
+      "i.yml", "name: folio # c\n- &a {x: 1}\nwhen: ~",
+      "«key:name»«punctuation::» «string:folio» «comment:# c»\n«punctuation:-» «type:&a» «punctuation:{»x«operator::» «number:1»«punctuation:}»\n«key:when»«punctuation::» «constant:~»"
+    ),
+    (
+      "j.toml", "[package]\nname = \"folio\" # c", "«heading:[package]»\n«key:name» «operator:=» «string:\"folio\"» «comment:# c»"
+    ),
+    (
+      "k.html", "<a href='x'>a &amp; b</a><!-- c -->",
+      "«punctuation:<»«keyword:a» «key:href»«operator:=»«string:'x'»«punctuation:>»a «constant:&amp;» b«punctuation:</»«keyword:a»«punctuation:>»«comment:<!-- c -->»"
+    ),
+    (
+      "l.css", "a:hover { color: #fff; }",
+      "«type:a»«operator::»«type:hover» «punctuation:{» «key:color»«operator::» «constant:#fff»«punctuation:;» «punctuation:}»"
+    ),
+    (
+      "m.sql", "select count(*) FROM t -- c",
+      "«keyword:select» «function:count»«punctuation:(»«operator:*»«punctuation:)» «keyword:FROM» t «comment:-- c»"
+    ),
+    (
+      "Makefile", "CC ?= cc\nall: $(SRC)\n\t$(CC) -o $@",
+      "«key:CC» «operator:?=» cc\n«function:all»«operator::» «constant:$(SRC)»\n        «constant:$(CC)» -o «constant:$@»"
+    ),
+    (
+      "Dockerfile", "FROM debian:12 AS build\nrun echo \"hi\"",
+      "«keyword:FROM» debian«operator::»«number:12» «keyword:AS» build\n«keyword:run» echo «string:\"hi\"»"
+    ),
   ])
   func otherFamilies(_ name: String, _ source: String, _ expected: String) {
     #expect(highlighted(source, name: name) == expected)
@@ -223,6 +261,7 @@ import Testing
 
   /// Non-ASCII text is never split inside a character, and a token never takes half of one.
   @Test func nonASCIIStaysWhole() {
-    #expect(highlighted("let café = \"ü\" // ñ", name: "a.swift") == "«keyword:let» café «operator:=» «string:\"ü\"» «comment:// ñ»")
+    #expect(
+      highlighted("let café = \"ü\" // ñ", name: "a.swift") == "«keyword:let» café «operator:=» «string:\"ü\"» «comment:// ñ»")
   }
 }
