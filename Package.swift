@@ -150,6 +150,22 @@ let package = Package(
     // The preview pane's pure side: the preview model, the one sanitiser every shown byte passes
     // through, text, code, JSON and hex previews. No I/O, no process.
     .target(name: "PreviewKit", dependencies: ["ProviderAPI"], swiftSettings: strict),
+    // libjpeg-turbo, libpng, giflib and libwebp behind a C shim whose error handlers longjmp
+    // (libjpeg's default one calls exit()): a corrupt picture is an error value, never a dead
+    // process (libjpeg62-turbo-dev, libpng-dev, libgif-dev, libwebp-dev; docs/DECISIONS.md).
+    .target(
+      name: "CPreviewImage",
+      linkerSettings: [
+        .linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("gif"), .linkedLibrary("webp"),
+        .linkedLibrary("webpdemux"),
+      ]),
+    // Pictures for the preview pane: header checks before decoding, DCT-scaled JPEG, row-by-row box
+    // filter, ▀ cells (PictureCells). In-process: no chafa, no helper process.
+    .target(name: "PreviewImage", dependencies: ["CPreviewImage", "PreviewKit", "ProviderAPI"], swiftSettings: strict),
+    // Encoders over the same libraries, for PreviewImageTests and folio-bench's pictures: never in `folio`.
+    .target(
+      name: "CPreviewImageFixtures",
+      linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("gif"), .linkedLibrary("webp")]),
     // Presents a Screen with ncursesw and reads keys: the only ncurses user.
     .target(name: "TerminalBackend", dependencies: ["BrowserUI", "CNCursesW", "ProviderAPI"], swiftSettings: strict),
     // The main loop: terminal input -> Action -> reduce -> Effect -> core -> events -> Action.
@@ -286,6 +302,10 @@ let package = Package(
       ],
       swiftSettings: strict),
     .testTarget(name: "PreviewKitTests", dependencies: ["PreviewKit", "ProviderAPI"], swiftSettings: strict),
+    // Pictures written at test time with the libraries' own encoders (CPreviewImageFixtures).
+    .testTarget(
+      name: "PreviewImageTests", dependencies: ["PreviewImage", "PreviewKit", "ProviderAPI", "CPreviewImageFixtures"],
+      swiftSettings: strict),
     .testTarget(
       name: "BrowserUITests", dependencies: ["BrowserUI", "ProviderAPI", "TestSupport"], exclude: ["Snapshots"],
       swiftSettings: strict),
