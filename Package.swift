@@ -207,7 +207,7 @@ let package = Package(
       dependencies: [
         "ProviderAPI", "LocalProvider", "ProviderCore", "WorkingSetIndex", "FolioServerProvider", "FolioProtocol",
         "TestSupport", "SFTPClient", "SFTPProvider", "SSHTestSupport", "S3Client", "S3Provider", "S3TestSupport",
-        "WebDAVClient", "WebDAVProvider", "WebDAVTestSupport",
+        "WebDAVClient", "WebDAVProvider", "WebDAVTestSupport", "PreviewImage", "PreviewKit", "CPreviewImageFixtures",
       ],
       swiftSettings: strict),
     // Test doubles: InMemoryProvider with injectable latency, failures and clock.
