@@ -1,6 +1,7 @@
 import Foundation
 import PreviewImage
 import PreviewKit
+import ProviderAPI
 import Testing
 
 /// `render(path:…)`: a bounded read of a regular file only.
@@ -19,6 +20,11 @@ import Testing
     let fromFile = try PicturePreview.render(path: dir + "/photo.jpg", columns: 10, rows: 5)
     #expect(fromFile == (try PicturePreview.render(bytes: bytes, columns: 10, rows: 5)))
     #expect(fromFile.columns == 10 && fromFile.rows == 5)
+    let path = ItemPath(dir + "/photo.jpg")
+    #expect(try PictureDecoder.decode(path: path) == (try PictureDecoder.decode(bytes)))
+    #expect(
+      try PictureDecoder.decode(path: path, fittingWidth: 4, height: 4)
+        == (try PictureDecoder.decode(bytes, fittingWidth: 4, height: 4)))
   }
 
   @Test func aFIFOOrAFolderIsNeverRead() throws {
