@@ -156,6 +156,22 @@ let package = Package(
     // The preview pane's installed helpers: sandboxed processes (own session, deadline, caps,
     // killed with their group), libmagic's type description, PDF/archive/media previewers.
     .target(name: "PreviewTools", dependencies: ["CPreviewTools", "PreviewKit", "ProviderAPI"], swiftSettings: strict),
+    // libjpeg-turbo, libpng, giflib and libwebp behind a C shim whose error handlers longjmp
+    // (libjpeg's default one calls exit()): a corrupt picture is an error value, never a dead
+    // process (libjpeg62-turbo-dev, libpng-dev, libgif-dev, libwebp-dev; docs/DECISIONS.md).
+    .target(
+      name: "CPreviewImage",
+      linkerSettings: [
+        .linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("gif"), .linkedLibrary("webp"),
+        .linkedLibrary("webpdemux"),
+      ]),
+    // Pictures for the preview pane: header checks before decoding, DCT-scaled JPEG, row-by-row box
+    // filter, ▀ cells (PictureCells). In-process: no chafa, no helper process.
+    .target(name: "PreviewImage", dependencies: ["CPreviewImage", "PreviewKit", "ProviderAPI"], swiftSettings: strict),
+    // Encoders over the same libraries, for PreviewImageTests and folio-bench's pictures: never in `folio`.
+    .target(
+      name: "CPreviewImageFixtures",
+      linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("gif"), .linkedLibrary("webp")]),
     // Presents a Screen with ncursesw and reads keys: the only ncurses user.
     .target(name: "TerminalBackend", dependencies: ["BrowserUI", "CNCursesW", "ProviderAPI"], swiftSettings: strict),
     // The main loop: terminal input -> Action -> reduce -> Effect -> core -> events -> Action.
@@ -197,7 +213,7 @@ let package = Package(
       dependencies: [
         "ProviderAPI", "LocalProvider", "ProviderCore", "WorkingSetIndex", "FolioServerProvider", "FolioProtocol",
         "TestSupport", "SFTPClient", "SFTPProvider", "SSHTestSupport", "S3Client", "S3Provider", "S3TestSupport",
-        "WebDAVClient", "WebDAVProvider", "WebDAVTestSupport",
+        "WebDAVClient", "WebDAVProvider", "WebDAVTestSupport", "PreviewImage", "PreviewKit", "CPreviewImageFixtures",
       ],
       swiftSettings: strict),
     // Test doubles: InMemoryProvider with injectable latency, failures and clock.
@@ -296,6 +312,10 @@ let package = Package(
     // ffmpegthumbnailer; 7zip when installed).
     .testTarget(
       name: "PreviewToolsTests", dependencies: ["PreviewTools", "PreviewKit", "ProviderAPI", "TestExecution"],
+      swiftSettings: strict),
+    // Pictures written at test time with the libraries' own encoders (CPreviewImageFixtures).
+    .testTarget(
+      name: "PreviewImageTests", dependencies: ["PreviewImage", "PreviewKit", "ProviderAPI", "CPreviewImageFixtures"],
       swiftSettings: strict),
     .testTarget(
       name: "BrowserUITests", dependencies: ["BrowserUI", "ProviderAPI", "TestSupport"], exclude: ["Snapshots"],

@@ -10,6 +10,7 @@ let usage = """
          folio-bench sftp [--help]     (Folio against sftp and scp on a private sshd: see its --help)
          folio-bench s3 [--help]       (Folio against curl and aws s3 cp on moto: see its --help)
          folio-bench webdav [--help]   (Folio against curl on a private Apache mod_dav: see its --help)
+         folio-bench preview-image [--help]  (a 4000x3000 JPEG as pane cells, Folio against chafa: see its --help)
 
   Creates (once, then reuses) folders with the given numbers of entries under DIR
   (default: $TMPDIR/folio-bench), and an index of N working-set rows (default 1000000), then prints:
@@ -156,6 +157,19 @@ if args.first == "_sftp-changes", args.count == 4, let runs = Int(args[3]) {
 }
 if args.first == "_sftp-list", args.count == 3 {
   do { emit(try await SFTPBench.list(config: args[1], folder: args[2])) } catch { fail("\(error)") }
+  exit(0)
+}
+
+if args.first == "preview-image" {
+  do { try PreviewImageBench.run(PreviewImageBench.parse(Array(args.dropFirst()))) } catch { fail("\(error)") }
+  exit(0)
+}
+if args.first == "_preview-image", args.count == 6, let runs = Int(args[2]), let columns = Int(args[3]),
+  let rows = Int(args[4])
+{
+  do {
+    emit(try PreviewImageBench.measure(path: args[1], runs: runs, columns: columns, rows: rows, fullSize: args[5] == "full"))
+  } catch { fail("\(error)") }
   exit(0)
 }
 
