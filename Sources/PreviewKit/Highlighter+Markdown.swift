@@ -62,9 +62,21 @@ extension Highlighter {
   }
 
   /// `` `code` ``, `**strong**`, `[text](url)`, `<https://…>`.
+  ///
+  /// Each search for a closer remembers what it learnt, so a line of 5000 unmatched `[` or `` ` ``
+  /// costs one pass, not 5000: a failed search for a closer means no later opener of that kind
+  /// can find one either.
   private func markdownInline(_ p: UnsafeBufferPointer<UInt8>, from start: Int, into spans: inout [Span]) {
     let n = p.count
     var i = start
+    // Backtick runs no later than this long can close (a failed search for N backticks means no
+    // run of N or more follows); the next `]`, the next `>` or space, the next `://`; whether a
+    // `**` or `__` can still close.
+    var longestFence = Int.max
+    var nextBracket = -1
+    var nextAngleStop = -1
+    var nextScheme = -1
+    var strongCanClose: (star: Bool, underscore: Bool) = (true, true)
     while i < n {
       let b = p[i]
       switch b {
@@ -75,15 +87,20 @@ extension Highlighter {
         while r < n && p[r] == 0x60 { r += 1 }
         let fence = Array(p[i..<r])
         var j = r
-        while j < n && !p.has(fence, at: j, end: n) { j += 1 }
+        if fence.count <= longestFence {
+          while j < n && !p.has(fence, at: j, end: n) { j += 1 }
+        } else {
+          j = n
+        }
         if j < n {
           spans.append(Span(i, j + fence.count, .string))
           i = j + fence.count
         } else {
+          longestFence = min(longestFence, fence.count - 1)
           i = r
         }
       case 0x2A, 0x5F:
-        guard i + 1 < n && p[i + 1] == b else {
+        guard i + 1 < n && p[i + 1] == b, b == 0x2A ? strongCanClose.star : strongCanClose.underscore else {
           i += 1
           continue
         }
@@ -93,11 +110,17 @@ extension Highlighter {
           spans.append(Span(i, j + 2, .keyword))
           i = j + 2
         } else {
+          if j + 1 >= n {
+            if b == 0x2A { strongCanClose.star = false } else { strongCanClose.underscore = false }
+          }
           i += 2
         }
       case 0x5B:
-        var j = i + 1
-        while j < n && p[j] != 0x5D { j += 1 }
+        if nextBracket <= i {
+          nextBracket = i + 1
+          while nextBracket < n && p[nextBracket] != 0x5D { nextBracket += 1 }
+        }
+        let j = nextBracket
         if j + 1 < n && p[j + 1] == 0x28 {
           var k = j + 2
           while k < n && p[k] != 0x29 { k += 1 }
@@ -108,9 +131,16 @@ extension Highlighter {
           i += 1
         }
       case 0x3C:
-        var j = i + 1
-        while j < n && p[j] != 0x3E && p[j] != 0x20 { j += 1 }
-        if j < n && p[j] == 0x3E && p.hasSubsequence(Array("://".utf8), in: i..<j) {
+        if nextAngleStop <= i {
+          nextAngleStop = i + 1
+          while nextAngleStop < n && p[nextAngleStop] != 0x3E && p[nextAngleStop] != 0x20 { nextAngleStop += 1 }
+        }
+        if nextScheme < i {
+          nextScheme = i
+          while nextScheme < n && !p.has(Self.scheme, at: nextScheme, end: n) { nextScheme += 1 }
+        }
+        let j = nextAngleStop
+        if j < n && p[j] == 0x3E && nextScheme + Self.scheme.count <= j {
           spans.append(Span(i, j + 1, .string))
           i = j + 1
         } else {
@@ -121,15 +151,6 @@ extension Highlighter {
       }
     }
   }
-}
 
-extension UnsafeBufferPointer where Element == UInt8 {
-  /// Whether `needle` occurs within `range`.
-  func hasSubsequence(_ needle: [UInt8], in range: Range<Int>) -> Bool {
-    guard range.count >= needle.count else { return false }
-    for k in range.lowerBound...(range.upperBound - needle.count) where has(needle, at: k, end: range.upperBound) {
-      return true
-    }
-    return false
-  }
+  static let scheme = Array("://".utf8)
 }

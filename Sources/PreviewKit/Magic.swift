@@ -28,15 +28,16 @@ enum Magic {
     if r.matches("ustar", at: 257) { return .archive(.tar) }
     if r.matches("ftyp", at: 4) { return isoMedia(r) }
     if r.starts([0x1A, 0x45, 0xDF, 0xA3]) { return matroska(r, name: name) }
-    if r.starts("ID3") { return .audio(.mp3) }
+    // Text may start with these letters too: the bytes after them must be what the format has.
+    if r.starts("ID3"), let version = r.byte(3), (2...4).contains(version), r.byte(4) == 0 { return .audio(.mp3) }
     if r.starts([0xFF]), let b = r.byte(1), b & 0xE0 == 0xE0, name.hasSuffix(".mp3") { return .audio(.mp3) }
-    if r.starts("OggS") {
+    if r.starts("OggS") && r.byte(4) == 0 {
       let video = name.hasSuffix(".ogv") || r.contains("theora", within: 64)
       return video ? .video(.ogg) : .audio(.ogg)
     }
-    if r.starts("fLaC") { return .audio(.flac) }
+    if r.starts("fLaC"), let block = r.byte(4), block & 0x7F == 0 { return .audio(.flac) }
     if r.starts("FORM") && (r.matches("AIFF", at: 8) || r.matches("AIFC", at: 8)) { return .audio(.aiff) }
-    if r.starts("MThd") { return .audio(.midi) }
+    if r.starts("MThd") && r.starts([0, 0, 0, 6], at: 4) { return .audio(.midi) }
     return nil
   }
 

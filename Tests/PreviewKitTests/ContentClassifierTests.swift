@@ -81,6 +81,13 @@ import Testing
     #expect(ContentClassifier.classify(name: "a.png", prefix: Array(Self.png.prefix(20))) == .image(.png, nil))
   }
 
+  /// Text that happens to start with a format's letters stays text.
+  @Test func textThatStartsLikeAMagicNumber() {
+    for text in ["ID3 tags are read first", "OggS is Ogg's capture pattern", "fLaC, MThd and BZh are magic", "MThd?"] {
+      #expect(ContentClassifier.classify(name: "notes", prefix: Self.ascii(text)) == .text(nil, .utf8), "\(text)")
+    }
+  }
+
   @Test func textAgainstBinary() {
     #expect(ContentClassifier.classify(name: "a.txt", prefix: []) == .empty)
     // yazi's rule: a NUL in the first KiB.
