@@ -173,11 +173,13 @@ let package = Package(
       name: "CPreviewImageFixtures",
       linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("gif"), .linkedLibrary("webp")]),
     // Presents a Screen with ncursesw and reads keys: the only ncurses user.
-    .target(name: "TerminalBackend", dependencies: ["BrowserUI", "CNCursesW", "ProviderAPI"], swiftSettings: strict),
+    .target(name: "TerminalBackend", dependencies: ["BrowserUI", "CNCursesW", "ProviderAPI", "PreviewKit"], swiftSettings: strict),
     // The main loop: terminal input -> Action -> reduce -> Effect -> core -> events -> Action.
     .target(
       name: "BrowserApp",
-      dependencies: ["BrowserUI", "ProviderCore", "ProviderAPI", "WorkingSetIndex", "FolioConfig"],
+      dependencies: ["BrowserUI", "ProviderCore", "ProviderAPI", "WorkingSetIndex", "FolioConfig", "PreviewKit", "PreviewTools",
+        "PreviewImage",
+      ],
       swiftSettings: strict),
     // The command-line services and the composition root (the executable is a thin main).
     .target(

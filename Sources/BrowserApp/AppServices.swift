@@ -19,12 +19,16 @@ public struct AppServices: Sendable {
   /// Where the locations' connections send their questions (ssh's password, host key), if any
   /// location asks: the loop shows them in the question box.
   public let signIn: SignInBroker?
+  /// What the preview pane may use (config.toml's `[preview]` and `[[previewer]]`).
+  public let preview: PreviewServices
 
   public init(
     registry: DomainRegistry, items: ItemService, index: WorkingSetIndex, actions: ActionRunner, openers: OpenerResolver,
-    sync: SyncEngine? = nil, remote: RemoteHooks = .none, signIn: SignInBroker? = nil
+    sync: SyncEngine? = nil, remote: RemoteHooks = .none, signIn: SignInBroker? = nil,
+    preview: PreviewServices = PreviewServices(scratch: FolioPaths.current.previewCache)
   ) {
     self.signIn = signIn
+    self.preview = preview
     self.registry = registry
     self.items = items
     self.index = index

@@ -41,6 +41,10 @@ public final class BrowserApp {
   var syncTasks: [Task<Void, Never>] = []
   /// Locations whose transfer count is being read.
   var countingDomains: Set<DomainIdentifier> = []
+  /// The preview pane's job (at most one: a new subject cancels it, and its helper is killed).
+  var previewJob: Task<Void, Never>?
+  /// Previews made this session, within 8 MiB (the brief's budget).
+  let previews = PreviewCache(budget: 8 << 20)
   /// Called with the new state after every action is reduced (tests check invariants that must
   /// hold at every step, not only at the moments they look).
   public var didReduce: (@MainActor (AppState) -> Void)?
@@ -130,7 +134,7 @@ public final class BrowserApp {
     await enumerations.shutdown()
   }
 
-  var isBusy: Bool { state.browse.isLoading || !backgroundJobs.isEmpty }
+  var isBusy: Bool { state.browse.isLoading || !backgroundJobs.isEmpty || state.preview.loadingVisible }
 
   func drain() async {
     var n = 0
@@ -208,6 +212,11 @@ public final class BrowserApp {
         return .operationSucceeded(
           message: "Removed “\(row.item.filename.displayString)”: it no longer exists", reload: false, select: nil)
       }
+    case .preview(let ticket, let subject):
+      startPreview(ticket: ticket, subject)
+    case .cancelPreview:
+      previewJob?.cancel()
+      previewJob = nil
     default:
       performOperation(effect)
     }

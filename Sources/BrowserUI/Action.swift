@@ -1,8 +1,13 @@
 import ProviderAPI
+import PreviewKit
 
 /// Everything that can happen to the UI: keys, sizes, and what the engine reports back.
 public enum Action: Sendable {
   case key(KeyEvent)
+  /// A preview made for the pane's ticket (older tickets' are dropped).
+  case previewed(ticket: UInt64, Preview)
+  /// The preview of this ticket is taking long (100 ms): "loading…" replaces the previous one.
+  case previewLate(ticket: UInt64)
   case resized(width: Int, height: Int)
   case loadProgress(ticket: UInt64, EnumerationProgress)
   case pageLoaded(ticket: UInt64, offset: Int, items: [Item], total: Int?, isComplete: Bool)

@@ -8,6 +8,7 @@ extension AppState {
     // A location's question (ssh's password, host key) is above everything and takes the keys.
     if !signInQuestions.isEmpty { return handleSignInQuestionKey(key) }
     if overlay != nil { return handleOverlayKey(key) }
+    if let effects = handleFullPreviewKey(key) { return effects }
     if tab == .browse, browse.filter != nil, let effects = handleFilterKey(key) { return effects }
     if sidebar.focused { return handleSidebarKey(key) }
     if case .mouseRightClick = key { return openMenu() }
@@ -156,6 +157,8 @@ extension AppState {
     case .newFolder: return menuCommand(.newFolder)
     case .copy: return menuCommand(.copy)
     case .paste: return menuCommand(.paste)
+    case .preview: return togglePreviewPane()
+    case .previewFull: return togglePreviewFull()
     case .refresh:
       guard tab == .browse else { return [.loadRecents(tag: recents.tagFilter), .checkEntries(recentsRows)] }
       var effects = reload(keeping: currentItem?.identifier) + [.refreshSidebar]

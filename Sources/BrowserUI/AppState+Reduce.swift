@@ -2,7 +2,11 @@ import ProviderAPI
 
 extension AppState {
   /// The rows of the list area (between the path bar/column header and the status line).
-  public var listHeight: Int { max(1, height - 4) }
+  /// (As the list has them with the preview beside it: the preview taking the screen for a
+  /// moment does not scroll the list.)
+  public var listHeight: Int {
+    max(1, Layout(width: width, height: height, sidebar: tab == .browse, pane: false, paneFull: false).listRows.height)
+  }
 
   /// Starts the app: the first enumeration, Recents and the sidebar.
   public mutating func start() -> [Effect] {
@@ -14,7 +18,7 @@ extension AppState {
   public mutating func reduce(_ action: Action) -> [Effect] {
     let effects = reduceAction(action)
     refreshFilterMatches()
-    return effects
+    return effects + followCursorWithPreview()
   }
 
   /// The filter's matches, brought up to date once per action (``FilterMatches``): what a frame
@@ -32,6 +36,8 @@ extension AppState {
     case .key(let key):
       let effects = handleKey(key)
       return allowQuestions(after: effects)
+    case .previewed, .previewLate:
+      return reducePreview(action)
     case .resized(let w, let h):
       width = w
       height = h

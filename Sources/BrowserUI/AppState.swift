@@ -290,6 +290,8 @@ public struct AppState: Sendable, Equatable {
   /// Locations whose question the person refused: their background work (the poller, status
   /// checks) is not allowed to ask again until a key of theirs opens or reloads the location.
   public var signInDeclined: Set<DomainIdentifier> = []
+  /// The preview pane (AppState+Preview.swift).
+  public var preview = PreviewPaneState()
 
   public init(width: Int, height: Int, start: FolderLocation, locations: [LocationEntry]) {
     self.width = width
@@ -298,8 +300,25 @@ public struct AppState: Sendable, Equatable {
     sidebar.locations = locations
   }
 
+  /// Where everything is on this screen (``Layout``): the reducer scrolls by its rows, the views
+  /// draw in its rectangles.
+  public var layout: Layout {
+    Layout(
+      width: width, height: height, sidebar: tab == .browse, pane: isPreviewShown,
+      paneFull: isPreviewShown && preview.full)
+  }
+
+  /// Whether the preview pane is on screen: as the person chose, else from 120 columns.
+  public var isPreviewShown: Bool {
+    switch preview.visibility {
+    case .shown: return true
+    case .hidden: return false
+    case .automatic: return width >= Layout.paneAutomaticWidth
+    }
+  }
+
   /// Columns of the sidebar (0 when collapsed on narrow terminals).
-  public var sidebarWidth: Int { width >= 80 ? min(26, width / 4) : 0 }
+  public var sidebarWidth: Int { layout.sidebar.width }
 }
 
 /// A remote file on its way to its opener: downloaded first when it is not here.

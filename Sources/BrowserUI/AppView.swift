@@ -1,4 +1,5 @@
 import Foundation
+import PreviewKit
 import ProviderAPI
 
 /// Renders the whole UI into a Screen: pure, so every view is testable without a terminal.
@@ -13,13 +14,15 @@ public enum AppView {
     let g = state.ascii ? Glyphs.ascii : Glyphs.unicode
     screen.fill(x: 0, y: 0, width: state.width, height: state.height, role: .normal)
     drawTabs(state, &screen)
-    let sw = state.tab == .browse ? state.sidebarWidth : 0
-    if sw > 0 { SidebarView.draw(state, g, &screen, width: sw) }
-    let x0 = sw > 0 ? sw + 1 : 0
-    switch state.tab {
-    case .browse: BrowseView.draw(state, g, &screen, x: x0, width: state.width - x0)
-    case .recents: RecentsView.draw(state, g, &screen, x: 0, width: state.width)
+    let layout = state.layout
+    if !layout.sidebar.isEmpty { SidebarView.draw(state, g, &screen, width: layout.sidebar.width) }
+    if !layout.list.isEmpty {
+      switch state.tab {
+      case .browse: BrowseView.draw(state, g, &screen, x: layout.list.x, width: layout.list.width)
+      case .recents: RecentsView.draw(state, g, &screen, x: layout.list.x, width: layout.list.width)
+      }
     }
+    if !layout.pane.isEmpty { PreviewView.draw(state, g, &screen, layout) }
     drawStatus(state, g, &screen)
     if let o = state.overlay { OverlayView.draw(o, state, g, &screen) }
     if let q = state.signInQuestions.first { SignInQuestionView.draw(q, state, g, &screen) }
@@ -91,6 +94,7 @@ public enum AppView {
       if let t = s.recents.tagFilter { left += "  tag: " + TerminalText.escape(t) }
       if let q = s.recents.search { left += "  search: " + TerminalText.escape(q) }
     }
+    if s.layout.paneIsFull { left = previewStatus(s) }
     if s.ascii { left = left.replacingOccurrences(of: "…", with: "...") }
     let used = screen.put(" " + left, x: 0, y: y, role: .status, ascii: s.ascii)
     var message = s.message
@@ -111,6 +115,17 @@ public enum AppView {
       let hint = "? help  m menu"
       screen.put(hint, x: s.width - hint.count - 1, y: y, role: .status, ascii: s.ascii)
     }
+  }
+
+  /// The status line while the preview has the screen: where in it, and the way back.
+  static func previewStatus(_ s: AppState) -> String {
+    guard let shown = s.preview.shown, case .lines(let lines) = shown.body, !lines.isEmpty else {
+      return "Esc: back to the list"
+    }
+    let rows = max(1, s.layout.paneContent.height - 2)
+    let first = s.preview.scroll + 1
+    let last = min(lines.count, s.preview.scroll + rows)
+    return "lines \(grouped(first))-\(grouped(last)) of \(grouped(lines.count))  Esc: back"
   }
 
   static func grouped(_ n: Int) -> String {

@@ -173,8 +173,8 @@ enum LocationText {
   }
 }
 
-enum SizeText {
-  static func short(_ bytes: Int64?) -> String {
+public enum SizeText {
+  public static func short(_ bytes: Int64?) -> String {
     guard let b = bytes else { return "-" }
     if b < 1000 { return "\(b) B" }
     let units = ["kB", "MB", "GB", "TB", "PB"]

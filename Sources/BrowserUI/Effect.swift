@@ -64,4 +64,9 @@ public enum Effect: Sendable, Equatable {
   /// Ask the journal which of these transfers it still holds (the rows of new files shown in the
   /// folder); the gone ones come back as `.uploadsGone`.
   case checkUploads(DomainIdentifier, transferIDs: [Int64])
+  /// Make the preview of the item under the cursor for the pane (answered with `previewed` under
+  /// the same ticket); the job of any earlier ticket is cancelled, its helper killed.
+  case preview(ticket: UInt64, PreviewSubject)
+  /// The pane shows nothing now: cancel its job.
+  case cancelPreview
 }

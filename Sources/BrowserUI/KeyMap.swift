@@ -6,7 +6,7 @@ public enum Command: String, Sendable, CaseIterable {
   case open, parent, nextTab = "next-tab", previousTab = "previous-tab", browseTab = "browse-tab"
   case recentsTab = "recents-tab", sidebar, filter, sort, hidden, mark, help, quit, menu
   case rename, tags, favorite, delete, info, newFolder = "new-folder", refresh
-  case copy, paste
+  case copy, paste, preview, previewFull = "preview-full"
 
   public var help: String {
     switch self {
@@ -39,6 +39,8 @@ public enum Command: String, Sendable, CaseIterable {
     case .refresh: return "Reload"
     case .copy: return "Copy (to Folio's clipboard)"
     case .paste: return "Paste into this folder"
+    case .preview: return "Show or hide the preview pane"
+    case .previewFull: return "The preview full screen, to read"
     }
   }
 }
@@ -70,7 +72,7 @@ public struct KeyMap: Sendable, Equatable {
     .character(" "): .mark, .character("?"): .help, .character("q"): .quit, .character("m"): .menu, .menu: .menu,
     .character("r"): .rename, .character("t"): .tags, .character("f"): .favorite, .character("d"): .delete,
     .delete: .delete, .character("i"): .info, .character("n"): .newFolder, .control("r"): .refresh,
-    .character("y"): .copy, .character("p"): .paste,
+    .character("y"): .copy, .character("p"): .paste, .character("v"): .preview, .character("V"): .previewFull,
   ])
 
   public func command(for key: KeyEvent) -> Command? { key == Self.alwaysQuits ? .quit : bindings[key] }

@@ -1,3 +1,4 @@
+import PreviewKit
 import ProviderAPI
 
 /// One cell of the terminal grid.
@@ -17,6 +18,9 @@ public struct Cell: Sendable, Hashable {
   public var role: StyleRole
   /// The role whose background the cell takes; nil: `role`'s own.
   public var background: StyleRole?
+  /// Colors the cell's content asks for (a preview's syntax token, a helper's SGR, a picture's
+  /// pixels), over `role`'s: `.plain` for none, which is every cell but the preview pane's.
+  public var ink: Ink = .plain
 
   public var text: String {
     get { storedText.string }
@@ -35,6 +39,12 @@ public struct Cell: Sendable, Hashable {
     self.width = width
     self.role = role
     self.background = background == role ? nil : background
+  }
+
+  /// A cell of preview content: `role`'s look, with `ink`'s colors and emphasis over it.
+  public init(_ text: String, width: UInt8 = 1, role: StyleRole, ink: Ink) {
+    self.init(storedText: CellText(text), width: width, role: role)
+    self.ink = ink
   }
 
   public static let blank = Cell(storedText: .space)
@@ -98,7 +108,11 @@ public struct Screen: Sendable, Equatable {
       cells[row + end] = Cell(storedText: .space, role: cells[row + end].background ?? cells[row + end].role)
     }
     cells[row + x] = cell
-    if cell.width == 2 { cells[row + x + 1] = Cell(storedText: .empty, width: 0, role: cell.role, background: cell.background) }
+    if cell.width == 2 {
+      var continuation = Cell(storedText: .empty, width: 0, role: cell.role, background: cell.background)
+      continuation.ink = cell.ink
+      cells[row + x + 1] = continuation
+    }
   }
 
   /// Control and bidi scalars escaped as `TerminalText` would: views sanitise names themselves,
@@ -195,6 +209,43 @@ public struct Screen: Sendable, Equatable {
     return col - x
   }
 
+  /// Draws preview text (already safe: ``StyledLine``'s runs) with its ink at (x, y), clipped at
+  /// `maxWidth` columns without an ellipsis (a preview is cut, not abbreviated). Returns the
+  /// columns used. `Screen.neutralised` still runs over it: nothing reaches a terminal raw.
+  @discardableResult
+  public mutating func put(_ text: String, x: Int, y: Int, maxWidth: Int, role: StyleRole, ink: Ink) -> Int {
+    guard y >= 0, y < height, x < width, maxWidth > 0 else { return 0 }
+    let limit = min(maxWidth, width - max(0, x))
+    guard limit > 0 else { return 0 }
+    let shown = asciiOnly ? Self.asciiOnly(Self.neutralised(text)) : Self.neutralised(text)
+    var col = x
+    for ch in shown {
+      if ch.isASCII, let b = ch.asciiValue, b >= 0x20, b < 0x7F {
+        guard col + 1 <= x + limit else { break }
+        if col >= 0 {
+          var cell = Cell(storedText: CellText(ascii: b), role: role)
+          cell.ink = ink
+          store(cell, x: col, y: y)
+        }
+        col += 1
+        continue
+      }
+      let w = DisplayWidth.width(of: ch)
+      if w == 0 {
+        if col > x, col - 1 < width {
+          var prev = col - 1
+          while prev > x && cells[y * width + prev].isContinuation { prev -= 1 }
+          cells[y * width + prev].text.append(ch)
+        }
+        continue
+      }
+      guard col + w <= x + limit else { break }
+      if col >= 0 { store(Cell(String(ch), width: UInt8(w), role: role, ink: ink), x: col, y: y) }
+      col += w
+    }
+    return col - x
+  }
+
   private static let ellipsis = CellText("…")
   private static let asciiEllipsis = CellText(ascii: UInt8(ascii: "~"))
 
@@ -237,7 +288,12 @@ public struct Screen: Sendable, Equatable {
   /// The style layer: for every row, runs of roles as `col-col:role` (`role/background` for a
   /// cell on another role's background), for snapshots.
   public func styleLines() -> [String] {
-    func name(_ c: Cell) -> String { c.background.map { "\(c.role.rawValue)/\($0.rawValue)" } ?? c.role.rawValue }
+    func name(_ c: Cell) -> String {
+      let base = c.background.map { "\(c.role.rawValue)/\($0.rawValue)" } ?? c.role.rawValue
+      guard c.ink != .plain else { return base }
+      // Preview content: its token, or that it carries colors of its own.
+      return base + "+" + (c.ink.token?.rawValue ?? "ink")
+    }
     return (0..<height).map { y in
       var runs: [String] = []
       var start = 0

@@ -121,7 +121,7 @@ struct BrowseCommand: AsyncParsableCommand {
       registry: context.registry, items: context.items, index: context.index, actions: context.actions,
       openers: context.openers, sync: engine,
       remote: BrowseRemote.hooks(registry: context.registry, configuration: context.configuration, paths: context.paths),
-      signIn: signIn)
+      signIn: signIn, preview: .configured(by: context.configuration, paths: context.paths))
     state.sidebar.locations = BrowseRemote.locations(services, configuration: context.configuration, hints: hints)
     let terminal: NCursesTerminal
     do {
@@ -137,6 +137,11 @@ struct BrowseCommand: AsyncParsableCommand {
     state.height = size.height
     state.ascii = ascii || !utf8
     state.customActions = services.customActionEntries()
+    switch context.configuration.preview.pane {
+    case .auto: state.preview.visibility = .automatic
+    case .on: state.preview.visibility = .shown
+    case .off: state.preview.visibility = .hidden
+    }
     // Checked when the configuration was loaded (FolioConfiguration.loadChecked).
     state.keyMap = KeyMap.standard.overridden(by: context.configuration.keyBindings).0
     let app = BrowserApp(

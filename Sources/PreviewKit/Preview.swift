@@ -2,7 +2,7 @@ import ProviderAPI
 
 /// What the preview pane shows for one item: a header (the type read from the content, what was
 /// read of it) and a body. Made off the main thread by a previewer; the UI only draws it.
-public struct Preview: Sendable {
+public struct Preview: Sendable, Equatable {
   /// The type told by the content (libmagic's words: "PNG image data, 4000 x 3000"), when known.
   public var typeDescription: String?
   /// What the body shows of the whole: "first 64 KiB of 2.1 GiB", "first 200 of 3,410 entries".
@@ -15,7 +15,7 @@ public struct Preview: Sendable {
     self.body = body
   }
 
-  public enum Body: Sendable {
+  public enum Body: Sendable, Equatable {
     /// Text, code, JSON, a hex dump, a helper's output: lines the pane scrolls through.
     case lines([StyledLine])
     /// A folder's first entries, in the provider's order (the same paging as Browse).

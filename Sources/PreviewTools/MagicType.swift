@@ -1,4 +1,5 @@
 import CPreviewTools
+import ProviderAPI
 import Synchronization
 
 /// A file's type told by its content, with libmagic (the library behind file(1)).
@@ -74,7 +75,7 @@ public final class MagicType: Sendable {
     var lastWasSpace = true
     for scalar in s.unicodeScalars {
       let v = scalar.value
-      let isControl = v < 0x20 || (0x7F...0x9F).contains(v) || MinimalHelperOutputParser.isHidden(v)
+      let isControl = v < 0x20 || (0x7F...0x9F).contains(v) || TerminalText.isUnsafe(scalar)
       if isControl || scalar == " " {
         if !lastWasSpace { out.unicodeScalars.append(" ") }
         lastWasSpace = true

@@ -1,5 +1,6 @@
 import BrowserUI
 import CNCursesW
+import PreviewKit
 
 #if canImport(Glibc)
   import Glibc
@@ -71,6 +72,102 @@ struct RoleAppearances {
     return result
   }
 
+  private struct Inked: Hashable {
+    var role: StyleRole
+    var ink: Ink
+  }
+  private var inked: [Inked: RoleAppearance] = [:]
+  /// Pairs made for the roles, before any preview asked for one: those are never recycled.
+  private var rolePairs = 0
+
+  /// The appearance of preview content: `role`'s, with the ink's colors and emphasis over it.
+  ///
+  /// A picture asks for a pair per cell (its two pixels), so over a session the pairs run out:
+  /// ``recycleInkPairs(keeping:)`` gives them back between frames.
+  mutating func appearance(of role: StyleRole, ink: Ink) -> RoleAppearance {
+    let key = Inked(role: role, ink: ink)
+    if let known = inked[key] { return known }
+    var result = self[role]
+    var emphasis = ink.attributes
+    if ink.token == .escape { emphasis.insert(.reverse) }
+    if colors == 0 || theme == nil {
+      // No colors: emphasis carries what color would (comments dim, keywords and headings bold).
+      switch ink.token {
+      case .comment?, .gutter?: emphasis.insert(.dim)
+      case .keyword?, .heading?: emphasis.insert(.bold)
+      default: break
+      }
+      result.attributes |= Self.inkAttributes(emphasis)
+      inked[key] = result
+      return result
+    }
+    let style = theme!.style(for: role)
+    let direct = colors > 256
+    var foreground = Self.number(style.foreground, fallback: style.foreground16, colors: colors, direct: direct)
+    var background = Self.number(style.background, fallback: style.background16, colors: colors, direct: direct)
+    if let token = ink.token, let color = Self.color(of: token) {
+      foreground = Self.number(color, fallback: nil, colors: colors, direct: direct)
+    }
+    if !ink.foreground.isNone { foreground = Self.number(Self.themeColor(ink.foreground, colors: colors), fallback: nil, colors: colors, direct: direct) }
+    if !ink.background.isNone { background = Self.number(Self.themeColor(ink.background, colors: colors), fallback: nil, colors: colors, direct: direct) }
+    result.attributes |= Self.inkAttributes(emphasis)
+    result.pair = pair(foreground: foreground, background: background) ?? result.pair
+    inked[key] = result
+    return result
+  }
+
+  /// Before a frame that may need `needed` new pairs: when fewer are left, the preview's pairs are
+  /// forgotten and made again from the first one after the roles' (ncurses redraws the cells of a
+  /// pair it redefines; every preview cell of the frame is drawn with its new pair anyway).
+  mutating func recycleInkPairs(ifFewerThan needed: Int) {
+    guard colors > 0, maxPairs - pairs.count - 1 < needed, pairs.count > rolePairs else { return }
+    let kept = pairs.filter { $0.value <= Int32(rolePairs) }
+    pairs = kept
+    inked = [:]
+    combined = combined.filter { $0.value.pair <= Int32(rolePairs) }
+  }
+
+  /// Pairs made so far: fewer after a frame than before it means they were recycled, and what
+  /// is on the terminal was drawn with pairs that now mean other colors.
+  var pairsInUse: Int { pairs.count }
+
+  /// The palette color a syntax token is drawn in: the ANSI colors, which every terminal's own
+  /// palette keeps readable on its background (a light theme included); nil keeps the role's.
+  static func color(of token: SyntaxToken) -> ThemeColor? {
+    switch token {
+    case .keyword: return .magenta
+    case .type: return .yellow
+    case .function: return .blue
+    case .string: return .green
+    case .number, .constant: return .cyan
+    case .comment, .gutter: return .brightBlack
+    case .heading, .key: return .blue
+    case .added: return .green
+    case .removed: return .red
+    case .punctuation, .operator, .escape: return nil
+    }
+  }
+
+  /// An ink's color as a theme color: RGB stays RGB on a direct-color terminal and becomes the
+  /// nearest of the 256 elsewhere (a picture in 256 colours).
+  static func themeColor(_ color: InkColor, colors: Int) -> ThemeColor? {
+    if let i = color.paletteIndex { return .indexed(i) }
+    if let (r, g, b) = color.rgb {
+      if colors > 256 { return .rgb(red: r, green: g, blue: b) }
+      return color.nearestPaletteIndex.map { .indexed($0) }
+    }
+    return nil
+  }
+
+  static func inkAttributes(_ a: InkAttributes) -> attr_t {
+    var result = folio_a_normal()
+    if a.contains(.bold) { result |= folio_a_bold() }
+    if a.contains(.reverse) { result |= folio_a_reverse() }
+    if a.contains(.underline) { result |= folio_a_underline() }
+    if a.contains(.dim) { result |= folio_a_dim() }
+    return result
+  }
+
   /// The pair of two colors (nil: the terminal's default), made if new; nil when none is left.
   private mutating func pair(foreground: Int32?, background: Int32?) -> Int32? {
     var fg = foreground ?? -1
@@ -110,6 +207,7 @@ struct RoleAppearances {
         background: number(style.background, fallback: style.background16, colors: colors, direct: direct))
       result.byRole[role] = RoleAppearance(attributes: attributes(style.attributes), pair: pair ?? 0)
     }
+    result.rolePairs = result.pairs.count
     return result
   }
 

@@ -1,6 +1,7 @@
 import BrowserUI
 import CNCursesW
 import Dispatch
+import PreviewKit
 import ProviderAPI
 
 #if canImport(Glibc)
@@ -152,7 +153,12 @@ public final class NCursesTerminal: TerminalDevice {
     guard !isShutDown, !isSuspended else { return }
     let columns = min(screen.width, Int(folio_cols()))
     let rows = min(screen.height, Int(folio_lines()))
-    let previous = presented.flatMap { $0.width == screen.width && $0.height == screen.height ? $0 : nil }
+    var previous = presented.flatMap { $0.width == screen.width && $0.height == screen.height ? $0 : nil }
+    // A picture needs up to a pair per cell: when the pairs are nearly spent, the preview's are
+    // recycled, and the whole frame is drawn again with the new ones.
+    let before = appearances.pairsInUse
+    appearances.recycleInkPairs(ifFewerThan: columns * rows)
+    if appearances.pairsInUse < before { previous = nil }
     if previous == nil {
       // After a resize or a resume, or the first time: nothing on the terminal can be trusted.
       werase(window)
@@ -203,7 +209,9 @@ public final class NCursesTerminal: TerminalDevice {
   /// which DisplayWidth counts as 2 and glibc as 1) gets a blank after it, so the grid stays where
   /// the views put it; a control character that slipped through becomes `?`.
   private func draw(_ cell: Cell, x: Int, y: Int, columns: Int) {
-    let appearance = appearances.appearance(of: cell.role, on: cell.background)
+    let appearance =
+      cell.ink == .plain
+      ? appearances.appearance(of: cell.role, on: cell.background) : appearances.appearance(of: cell.role, ink: cell.ink)
     if cell.width == 1, let byte = cell.asciiByte, byte >= 0x20, byte < 0x7F {
       // Printable ASCII, nearly every cell: one column wide for wcwidth too, no Glyph to build.
       var cc = cchar_t()

@@ -456,7 +456,7 @@ let corpus = Dictionary(uniqueKeysWithValues: Fixture.corpus.map { ($0.identifie
     #expect(!s.isQuitting)
     // Every command is listed with its keys.
     _ = Snapshots.setUp
-    s.height = 60
+    s.height = 70
     s.press(.character("?"))
     let text = AppView.render(s).textLines().joined(separator: "\n")
     for c in Command.allCases { #expect(text.contains(c.help), "help does not list \(c)") }

@@ -157,6 +157,9 @@ enum Fixture {
     var s = AppState(width: width, height: height, start: start, locations: locations)
     s.timeZone = utc
     s.customActions = [compress, folderAction, remoteAction]
+    // The list's snapshots are of the list: the preview pane (shown from 120 columns) has its
+    // own (PreviewPaneTests), which turn it back on.
+    s.preview.visibility = .hidden
     _ = s.start()
     _ = s.reduce(.sidebarChanged(favorites: favorites, tags: tags))
     return s

@@ -94,6 +94,7 @@ enum RemoteFixture {
   /// The demo location's root, everything loaded, the engine's events applied.
   static func state(width: Int = 80, height: Int = 24) -> AppState {
     var s = AppState(width: width, height: height, start: root, locations: locations)
+    s.preview.visibility = .hidden  // (as Fixture.emptyState: these snapshots are of the list)
     s.timeZone = Fixture.utc
     s.customActions = [Fixture.compress]
     _ = s.start()

@@ -1,0 +1,38 @@
+import BrowserUI
+import FolioConfig
+import Foundation
+import PreviewKit
+import ProviderAPI
+import ProviderCore
+
+extension BrowserApp {
+  /// Starts the preview of the pane's new subject, cancelling the one before (its helper process
+  /// is killed with its group by the cancellation). A preview made before is on screen on the next
+  /// frame; "loading…" is due after 100 ms (lf's delay, so a fast preview never flashes it).
+  func startPreview(ticket: UInt64, _ subject: PreviewSubject) {
+    previewJob?.cancel()
+    previewJob = nil
+    if let cached = previews.preview(for: subject) {
+      send(.previewed(ticket: ticket, cached))
+      return
+    }
+    guard let domain = services.registry.domain(subject.domain) else { return }
+    let context = PreviewMaker.Context(domain: domain, store: services.sync?.store, services: services.preview)
+    previewJob = Task { [weak self] in
+      // Pictures wait for the cursor to settle (yazi 30 ms, vifm 50 ms): holding j through a
+      // folder of photos decodes none of those passed over.
+      if PreviewMaker.mayBePicture(subject.item) {
+        try? await Task.sleep(for: .milliseconds(30))
+        if Task.isCancelled { return }
+      }
+      let made = await PreviewMaker.make(subject, context)
+      guard !Task.isCancelled, let self else { return }
+      if made.cacheable { self.previews.store(made.preview, for: subject) }
+      self.send(.previewed(ticket: ticket, made.preview))
+    }
+    Task { [weak self] in
+      try? await Task.sleep(for: .milliseconds(100))
+      self?.send(.previewLate(ticket: ticket))
+    }
+  }
+}
