@@ -320,7 +320,7 @@ let package = Package(
       name: "PreviewImageTests", dependencies: ["PreviewImage", "PreviewKit", "ProviderAPI", "CPreviewImageFixtures"],
       swiftSettings: strict),
     .testTarget(
-      name: "BrowserUITests", dependencies: ["BrowserUI", "ProviderAPI", "TestSupport"], exclude: ["Snapshots"],
+      name: "BrowserUITests", dependencies: ["BrowserUI", "ProviderAPI", "PreviewKit", "TestSupport"], exclude: ["Snapshots"],
       swiftSettings: strict),
     .testTarget(
       name: "BrowserAppTests",
