@@ -11,6 +11,8 @@ import Testing
   /// The fixture's state with the pane as it is by default (the fixture hides it for the list's
   /// snapshots).
   static func state(width: Int, height: Int) -> AppState {
+    // wcwidth needs a UTF-8 LC_CTYPE before anything is drawn (▀ is one column only then).
+    _ = Snapshots.setUp
     var s = Fixture.state(width: width, height: height)
     s.preview.visibility = .automatic
     _ = s.reduce(.tick)
