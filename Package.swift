@@ -10,10 +10,11 @@ let strict: [SwiftSetting] = [
 ]
 
 /// Foundation's static archives, named: without `swift build --static-swift-stdlib`, `-static-stdlib`
-/// alone leaves CoreFoundation, ICU and the FoundationEssentials collections unresolved.
+/// alone leaves CoreFoundation, ICU and the FoundationEssentials collections unresolved; and
+/// FoundationXML (WebDAV's and S3's XMLParser) its CoreFoundation half and libxml2 (libxml2-dev).
 let staticFoundation = [
   "_FoundationICU", "CoreFoundation", "Foundation", "FoundationEssentials", "FoundationInternationalization",
-  "_FoundationCShims", "_FoundationCollections",
+  "_FoundationCShims", "_FoundationCollections", "_CFXMLInterface", "xml2",
 ].flatMap { ["-Xlinker", "-l\($0)"] }
 
 let package = Package(
