@@ -320,11 +320,23 @@ let package = Package(
       name: "PreviewImageTests", dependencies: ["PreviewImage", "PreviewKit", "ProviderAPI", "CPreviewImageFixtures"],
       swiftSettings: strict),
     .testTarget(
-      name: "BrowserUITests", dependencies: ["BrowserUI", "ProviderAPI", "TestSupport"], exclude: ["Snapshots"],
+      name: "BrowserUITests", dependencies: ["BrowserUI", "ProviderAPI", "PreviewKit", "TestSupport"], exclude: ["Snapshots"],
       swiftSettings: strict),
     .testTarget(
       name: "BrowserAppTests",
       dependencies: ["BrowserApp", "BrowserUI", "ProviderAPI", "ProviderCore", "WorkingSetIndex", "TestSupport", "LocalProvider"],
+      swiftSettings: strict),
+    // Previews of remote files that are not downloaded, against the real servers the provider
+    // suites start (folio serve, sshd, moto, Apache/nginx/rclone): one ranged read each, counted.
+    .testTarget(
+      name: "RemotePreviewTests",
+      dependencies: [
+        "BrowserApp", "BrowserUI", "PreviewKit", "ProviderCore", "ProviderAPI", "WorkingSetIndex", "TestSupport",
+        "TestExecution", "FolioServerProvider", "FolioProtocol", "SFTPProvider", "SSHTestSupport", "S3Provider", "S3Client",
+        "S3TestSupport", "WebDAVProvider", "WebDAVTestSupport",
+        .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+      ],
       swiftSettings: strict),
     // tmux end-to-end tests of the real `folio` binary (needs tmux; .ci/run installs it).
     .testTarget(

@@ -61,6 +61,12 @@ enum FileContentPreview {
       return Preview(typeDescription: description, body: .message("Pictures are off ([preview] images = \"off\")."))
     }
     guard let path = head.localFile else {
+      // A camera's photo carries a thumbnail in its first 64 KiB (Exif): shown, marked as such.
+      if format == .jpeg, let thumbnail = ExifThumbnail.jpeg(in: head.bytes),
+        let cells = try? PicturePreview.render(bytes: thumbnail, columns: subject.columns, rows: subject.rows)
+      {
+        return Preview(typeDescription: description, extent: "its Exif thumbnail (not downloaded)", body: .picture(cells))
+      }
       return Preview(
         typeDescription: description,
         body: .message("A picture\(size.map { " of " + $0 } ?? "") on the server: download it to see it (m, then Download)."))

@@ -59,7 +59,8 @@ enum PreviewView {
       screen.put(size, x: area.maxX - sizeWidth - 1, y: area.y, role: .dim, ascii: s.ascii)
     }
     var parts: [String] = []
-    if let t = shown?.typeDescription, !t.isEmpty { parts.append(TerminalText.escape(t)) }
+    // "Text, UTF-8", "Data": libmagic and PreviewKit start some in lower case.
+    if let t = shown?.typeDescription, let first = t.first { parts.append(TerminalText.escape(first.uppercased() + t.dropFirst())) }
     if case .folder(let entries, let total)? = shown?.body {
       let n = total ?? entries.count
       parts.append(total == nil ? "\(AppView.grouped(n))+ items" : "\(AppView.grouped(n)) item\(n == 1 ? "" : "s")")

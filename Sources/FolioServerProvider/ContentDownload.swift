@@ -24,6 +24,9 @@ struct ContentDownload {
   var offset: Int64 = 0
   /// Truncate the file first (a whole-content download into a file that may hold older bytes).
   var truncate = true
+  /// The body may be longer than the length expected: only that many bytes are kept, then the
+  /// connection is closed (``ContentSink``'s `keepsOnlyExpected`).
+  var keepsOnlyExpected = false
 
   /// The open file and what was asked of it, between ``open(expectedLength:expectedSHA256:progress:)``
   /// and ``finish(_:)``.
@@ -62,7 +65,7 @@ struct ContentDownload {
     }
     let sink = ContentSink(
       fd: fd, start: offset, expectedLength: expectedLength, hashing: expectedSHA256 != nil,
-      path: destination.path, server: server, progress: progress)
+      keepsOnlyExpected: keepsOnlyExpected, path: destination.path, server: server, progress: progress)
     return Receiving(sink: sink, fd: fd, created: created, expectedSHA256: expectedSHA256)
   }
 

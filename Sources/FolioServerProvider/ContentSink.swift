@@ -44,6 +44,9 @@ final class ContentSink: @unchecked Sendable {
   private let progress: @Sendable (TransferProgress) -> Void
 
   private let hashes: Bool
+  /// Whether the body may go on past `expectedLength` bytes, which are then all it keeps: the
+  /// reading stops there (a server that ignored a range from 0 sends the whole content).
+  private let keepsOnlyExpected: Bool
   // Touched only on `hashQueue`.
   private var hasher: SHA256?
   // Touched only on `writeQueue`.
@@ -63,6 +66,8 @@ final class ContentSink: @unchecked Sendable {
   private var backlog = 0
   private var ended = false
   private var failure: ProviderError?
+  /// With `keepsOnlyExpected`: the bytes wanted all came, and the connection is being closed.
+  private var hasAllExpected = false
   private var waiter: EventLoopPromise<Void>?
   private var drainedWaiter: CheckedContinuation<Void, Never>?
   private var isDrained = false
@@ -71,9 +76,13 @@ final class ContentSink: @unchecked Sendable {
   ///   - fd: The file, open for writing; it must stay open until ``stop()`` returned.
   ///   - start: The offset of the body's first byte in the file.
   ///   - hashing: Whether to compute the SHA-256 (whole contents only).
+  ///   - keepsOnlyExpected: The body may be longer than `expectedLength`: its first
+  ///     `expectedLength` bytes are kept, then the event loop is told to stop (the request fails
+  ///     with ``enough`` and the connection is closed), and a failure after that is not the
+  ///     download's.
   init(
-    fd: Int32, start: Int64, expectedLength: Int64, hashing: Bool, path: String, server: String,
-    progress: @escaping @Sendable (TransferProgress) -> Void
+    fd: Int32, start: Int64, expectedLength: Int64, hashing: Bool, keepsOnlyExpected: Bool = false, path: String,
+    server: String, progress: @escaping @Sendable (TransferProgress) -> Void
   ) {
     self.fd = fd
     self.start = start
@@ -83,6 +92,7 @@ final class ContentSink: @unchecked Sendable {
     self.server = server
     self.progress = progress
     self.hashes = hashing
+    self.keepsOnlyExpected = keepsOnlyExpected
     self.hasher = hashing ? SHA256() : nil
     self.writeback = FileWriteback(fd: fd, start: start)
     progress(TransferProgress(completedBytes: 0, totalBytes: expectedLength))
@@ -93,12 +103,22 @@ final class ContentSink: @unchecked Sendable {
   /// Takes one buffer of the body; the future says when the loop may read more (at once, unless
   /// `limit` bytes wait), or fails the download (too many bytes, a write error).
   func accept(_ buffer: ByteBuffer, on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
-    let count = buffer.readableBytes
+    var buffer = buffer
+    var count = buffer.readableBytes
     if count == 0 { return eventLoop.makeSucceededVoidFuture() }
     var wait: EventLoopFuture<Void>?
     var wake = Wakeups()
     let (kick, failed) = lock.withLock { () -> (Bool, ProviderError?) in
       if let failure { return (false, failure) }
+      if hasAllExpected { return (false, Self.enough) }
+      if keepsOnlyExpected, received + Int64(count) >= expectedLength {
+        // The last bytes wanted: the rest of the body is not read.
+        count = Int(expectedLength - received)
+        buffer = buffer.getSlice(at: buffer.readerIndex, length: count) ?? ByteBuffer()
+        hasAllExpected = true
+        ended = true
+        wait = eventLoop.makeFailedFuture(Self.enough)
+      }
       guard received + Int64(count) <= expectedLength else {
         let tooLong = ProviderError(
           .ioError, "\(server) sent more bytes than the \(expectedLength) it announced; nothing was kept")
@@ -109,12 +129,12 @@ final class ContentSink: @unchecked Sendable {
       backlog += count
       toWrite.append(buffer)
       toWriteBytes += count
-      if backlog > Self.limit {
+      if backlog > Self.limit, wait == nil {
         let promise = eventLoop.makePromise(of: Void.self)
         waiter = promise
         wait = promise.futureResult
       }
-      guard !writing, toWriteBytes >= Self.batch else { return (false, nil) }
+      guard !writing, toWriteBytes >= Self.batch || ended else { return (false, nil) }
       writing = true
       return (true, nil)
     }
@@ -139,11 +159,17 @@ final class ContentSink: @unchecked Sendable {
   }
 
   /// The download failed (the connection, a check): nothing more is written, waiters are released.
+  /// Once a sink that keeps only the expected bytes has them all, the connection's end (which it
+  /// brought about) is no failure.
   func fail(_ error: ProviderError) {
     var wake = Wakeups()
-    lock.withLock { failLocked(error, &wake) }
+    lock.withLock { if !hasAllExpected { failLocked(error, &wake) } }
     wake.run()
   }
+
+  /// What the event loop is told once a sink that keeps only the expected bytes has them: the
+  /// request fails with it, and AsyncHTTPClient closes the connection.
+  static let enough = ProviderError(.cancelled, "the bytes wanted came; the rest of the answer was not read")
 
   // MARK: Read by the downloader
 
@@ -196,9 +222,11 @@ final class ContentSink: @unchecked Sendable {
       for buffer in batch {
         guard write(buffer) else {
           let code = errno
-          fail(
-            ProviderError(
-              .ioError, "cannot write \(TerminalText.escape(path)): \(String(cString: strerror(code)))", underlying: code))
+          let error = ProviderError(
+            .ioError, "cannot write \(TerminalText.escape(path)): \(String(cString: strerror(code)))", underlying: code)
+          var wake = Wakeups()
+          lock.withLock { failLocked(error, &wake) }
+          wake.run()
           return
         }
         bytes += buffer.readableBytes

@@ -60,8 +60,11 @@ extension FolioServerProvider {
   /// Writes at least `range` of the content into `destination`, at the same offsets as in the
   /// content (a sparse file the caller fills range by range).
   ///
-  /// A server that ignores `Range` and answers 200 with the whole content is handled (F07): the
-  /// whole content is written, verified against its hash, and reported as the range written.
+  /// A server (or a proxy) that ignores `Range` answers 200 with the whole content (F07). Its
+  /// body starts at byte 0, so it serves a range from 0: the bytes of the range are kept, and the
+  /// connection is closed after them — a preview's 64 KiB never becomes the whole file. Content
+  /// that fits in the range is written whole and verified against its hash. A range further in
+  /// is refused (nothing is written): every byte before it would have to come over the wire.
   public func fetchPartialContents(
     _ identifier: ItemIdentifier, version: ItemVersion?, range: Range<Int64>, to destination: URL
   ) async throws(ProviderError) -> (item: Item, range: Range<Int64>) {
@@ -90,7 +93,18 @@ extension FolioServerProvider {
           download: ContentDownload(destination: destination, server: server, offset: got.lowerBound, truncate: false),
           length: length, sha256: nil, range: got)
       }
-      // 200: the whole content, so it can be checked whole.
+      // 200: the whole content, from its first byte.
+      guard wanted.lowerBound == 0 else {
+        throw ProviderError(
+          .cannotSynchronize,
+          "\(server) ignored the range asked for and sent the whole content; nothing was read (download it instead)")
+      }
+      if length > wanted.upperBound {
+        var download = ContentDownload(destination: destination, server: server, offset: 0, truncate: false)
+        download.keepsOnlyExpected = true
+        return ContentPlan(download: download, length: wanted.upperBound, sha256: nil, range: wanted)
+      }
+      // All of it fits in the range: checked whole.
       guard let sha = head.headers.first(name: WireRoutes.sha256Header), Self.isHexSHA256(sha) else {
         throw ProviderError(.cannotSynchronize, "\(server) sent content without its SHA-256")
       }

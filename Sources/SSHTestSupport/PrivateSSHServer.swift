@@ -35,10 +35,18 @@ public final class PrivateSSHServer: @unchecked Sendable {
   /// also the remote path.
   public var files: String { folder + "/files" }
 
-  /// - Parameter sftpBanner: When given, `Subsystem sftp` is a script that writes these bytes and
-  ///   then execs `/usr/lib/openssh/sftp-server`: a server whose SFTP command talks before the
-  ///   protocol starts (a login banner, a wrapper that greets). Every key gets it.
-  public init(sftpBanner: [UInt8]? = nil) throws {
+  /// What the server's sftp-server logged with `logsTransfers`: a line per file it opened, and on
+  /// closing it `close "PATH" bytes read N written M` — the server's own count of what a client read.
+  public var sftpLog: String { (try? String(contentsOfFile: folder + "/sftp.log", encoding: .utf8)) ?? "" }
+
+  /// - Parameters:
+  ///   - sftpBanner: When given, `Subsystem sftp` is a script that writes these bytes and then
+  ///     execs `/usr/lib/openssh/sftp-server`: a server whose SFTP command talks before the
+  ///     protocol starts (a login banner, a wrapper that greets). Every key gets it.
+  ///   - logsTransfers: `Subsystem sftp` is sftp-server at log level INFO, logging to
+  ///     ``sftpLog`` (internal-sftp's log goes nowhere a test can read). For the user key only:
+  ///     the forced commands of the others run their own. Not with `sftpBanner`.
+  public init(sftpBanner: [UInt8]? = nil, logsTransfers: Bool = false) throws {
     var template = Array("/tmp/folio-sshd-XXXXXX".utf8CString)
     guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
       throw FixtureError("mkdtemp failed")
@@ -69,6 +77,13 @@ public final class PrivateSSHServer: @unchecked Sendable {
     }
 
     var subsystem = "internal-sftp"
+    if logsTransfers {
+      // sshd runs a subsystem's command with the user's shell (`-c`), so the redirection works.
+      // Not a script written here: once in a few runs it could not be executed (ssh exit 126),
+      // likely ETXTBSY while another test's fork still held the new file open for writing.
+      // mkdtemp's folder has no spaces to quote.
+      subsystem = "/usr/lib/openssh/sftp-server -e -l INFO 2>>\(folder)/sftp.log"
+    }
     if let sftpBanner {
       try Data(sftpBanner).write(to: URL(fileURLWithPath: folder + "/sftp_banner"))
       let script = folder + "/sftp-with-banner"

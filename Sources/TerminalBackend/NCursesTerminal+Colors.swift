@@ -159,13 +159,10 @@ struct RoleAppearances {
     return nil
   }
 
+  /// A preview's emphasis as the UI's (italic has no ncurses attribute every terminal shows).
   static func inkAttributes(_ a: InkAttributes) -> attr_t {
-    var result = folio_a_normal()
-    if a.contains(.bold) { result |= folio_a_bold() }
-    if a.contains(.reverse) { result |= folio_a_reverse() }
-    if a.contains(.underline) { result |= folio_a_underline() }
-    if a.contains(.dim) { result |= folio_a_dim() }
-    return result
+    let pairs: [(InkAttributes, CellAttributes)] = [(.bold, .bold), (.reverse, .reverse), (.underline, .underline), (.dim, .dim)]
+    return attributes(CellAttributes(pairs.filter { a.contains($0.0) }.map(\.1)))
   }
 
   /// The pair of two colors (nil: the terminal's default), made if new; nil when none is left.

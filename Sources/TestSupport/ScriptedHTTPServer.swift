@@ -107,6 +107,11 @@ public final class ScriptedHTTPServer: @unchecked Sendable {
         }
       }
       shutdown(connection, Int32(SHUT_WR))
+      // Wait for the client to close its side, but not for ever: one connection at a time is
+      // served, and a client that keeps an answered connection open (a request it gave up on)
+      // must not hold every later request in the backlog until its deadline.
+      var patience = timeval(tv_sec: 2, tv_usec: 0)
+      setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &patience, socklen_t(MemoryLayout<timeval>.size))
       var sink = [UInt8](repeating: 0, count: 4096)
       while recv(connection, &sink, sink.count, 0) > 0 {}
       close(connection)

@@ -11,6 +11,8 @@ import Testing
   /// The fixture's state with the pane as it is by default (the fixture hides it for the list's
   /// snapshots).
   static func state(width: Int, height: Int) -> AppState {
+    // wcwidth needs a UTF-8 LC_CTYPE before anything is drawn (▀ is one column only then).
+    _ = Snapshots.setUp
     var s = Fixture.state(width: width, height: height)
     s.preview.visibility = .automatic
     _ = s.reduce(.tick)
@@ -163,5 +165,69 @@ import Testing
     let after = try #require(Self.asked(s.reduce(.resized(width: 200, height: 50))))
     #expect(after.subject.item == before.subject.item && after.subject.columns > before.subject.columns)
     #expect(Self.asked(s.reduce(.resized(width: 100, height: 30))) == nil)  // under 120: no pane
+  }
+}
+
+/// Each kind of preview as a person reads it in the pane: real PreviewKit output (the highlighter,
+/// the JSON printer, the hex dump) drawn by the view, snapshots at 120x30.
+@Suite struct PreviewKindSnapshotTests {
+  static let code = """
+    import Foundation
+
+    /// A \u{1B}]0;title\u{07} comment with an escape in it.
+    struct Greeter {
+      let name: String
+      func greet() -> String { "Hello, \\(name)! \\u{1F600}" }  // 42 times
+    }
+
+    """
+
+  static func shown(_ preview: Preview, full: Bool = false) throws -> AppState {
+    var s = PreviewPaneTests.state(width: 120, height: 30)
+    var effects = s.press(.down, .down, .down)
+    if full { effects += s.press(.character("V")) }
+    let asked = try #require(PreviewPaneTests.asked(effects))
+    _ = s.reduce(.previewed(ticket: asked.ticket, preview))
+    return s
+  }
+
+  @Test func swiftCode() throws {
+    let p = TextPreview.make(name: "Greeter.swift", bytes: Array(Self.code.utf8), totalSize: Self.code.utf8.count)
+    assertSnapshot(of: try Self.shown(p), named: "preview-swift-120x30")
+  }
+
+  @Test func minifiedJSONPrettyPrinted() throws {
+    let json = #"{"name":"folio","tags":["red","blue"],"size":1234,"ok":true,"none":null}"#
+    let p = TextPreview.make(name: "data.json", bytes: Array(json.utf8), totalSize: json.utf8.count)
+    assertSnapshot(of: try Self.shown(p), named: "preview-json-120x30")
+  }
+
+  @Test func binaryAsHex() throws {
+    let bytes: [UInt8] = [0x7F, 0x45, 0x4C, 0x46, 2, 1, 1, 0] + (0..<200).map { UInt8($0 &* 37 & 0xFF) }
+    let p = TextPreview.make(name: "a.out", bytes: bytes, totalSize: 2 << 30)
+    assertSnapshot(of: try Self.shown(p), named: "preview-hex-120x30")
+  }
+
+  @Test func aPictureCentredInThePane() throws {
+    let columns = 16
+    let rows = 6
+    var upper: [InkColor] = []
+    var lower: [InkColor] = []
+    for r in 0..<rows {
+      for c in 0..<columns {
+        upper.append(.rgb(UInt8(c * 16), UInt8(r * 40), 200))
+        lower.append(.rgb(UInt8(c * 16), UInt8(r * 40 + 20), 100))
+      }
+    }
+    let p = Preview(typeDescription: "PNG image data, 16 x 12", body: .picture(PictureCells(columns: columns, rows: rows, upper: upper, lower: lower)))
+    assertSnapshot(of: try Self.shown(p), named: "preview-picture-120x30")
+  }
+
+  @Test func fullScreenReading() throws {
+    let text = (1...80).map { "line \($0) of the file" }.joined(separator: "\n")
+    let p = TextPreview.make(name: "notes.txt", bytes: Array(text.utf8), totalSize: text.utf8.count)
+    var s = try Self.shown(p, full: true)
+    _ = s.press(.character("j"), .character("j"))
+    assertSnapshot(of: s, named: "preview-full-120x30")
   }
 }

@@ -89,8 +89,10 @@ extension RemoteSyncTests {
     #expect(try Data(contentsOf: url) == data)
   }
 
-  /// F07: a server that ignores Range answers with the whole content, which is written whole and
-  /// checked against its hash; a 416 fails cleanly and leaves no file.
+  /// F07: a server that ignores Range answers with the whole content, from its first byte. A range
+  /// from 0 gets its bytes and no more (the connection is closed after them); a range that holds
+  /// the whole content gets it whole, checked against its hash; a range further in is refused
+  /// without a file. A 416 fails cleanly and leaves no file.
   @Test func rangeIgnoredOrRefusedIsHandledCleanly() async throws {
     let server = try await RemoteServer(faults: true)
     let ana = try RemoteClient(server, user: "ana")
@@ -101,11 +103,21 @@ extension RemoteSyncTests {
     let content = "/v1/items/\(item.identifier.rawValue)/content"
 
     try await server.faults([FaultRule(method: "GET", pathPrefix: content, kind: .ignoreRange)])
+    let head = ana.dir.appendingPathComponent("head")
+    let (_, range) = try await ana.provider.fetchPartialContents(item.identifier, version: nil, range: 0..<6000, to: head)
+    #expect(range == 0..<6000)
+    #expect(try Data(contentsOf: head) == data.prefix(6000))
     let whole = ana.dir.appendingPathComponent("whole")
-    let (_, range) = try await ana.provider.fetchPartialContents(
-      item.identifier, version: nil, range: 4096..<6000, to: whole)
-    #expect(range == 0..<Int64(data.count))
+    let (_, all) = try await ana.provider.fetchPartialContents(
+      item.identifier, version: nil, range: 0..<Int64(data.count + 10), to: whole)
+    #expect(all == 0..<Int64(data.count))
     #expect(try Data(contentsOf: whole) == data)
+    let inside = ana.dir.appendingPathComponent("inside")
+    let ignored = await #expect(throws: ProviderError.self) {
+      _ = try await ana.provider.fetchPartialContents(item.identifier, version: nil, range: 4096..<6000, to: inside)
+    }
+    #expect(ignored?.code == .cannotSynchronize)
+    #expect(!FileManager.default.fileExists(atPath: inside.path))
 
     try await server.faults([FaultRule(method: "GET", pathPrefix: content, kind: .status, status: 416)])
     let refused = ana.dir.appendingPathComponent("refused")

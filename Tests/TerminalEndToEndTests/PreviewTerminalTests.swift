@@ -112,5 +112,45 @@ extension TerminalEndToEndTests {
       try term.send("q")
       try term.expectTerminalRestored(exitStatus: 0)
     }
+
+    @Test("A [[previewer]] that hangs is killed with its whole group when the cursor moves on")
+    func aHangingPreviewerIsKilled() throws {
+      let sandbox = try Sandbox()
+      try FileManager.default.createDirectory(atPath: sandbox.configHome + "/folio", withIntermediateDirectories: true)
+      // It ignores SIGTERM and leaves a grandchild: only the group's SIGKILL ends both.
+      try """
+      [[previewer]]
+      extensions = ["slow"]
+      command = ["/bin/sh", "-c", "trap '' TERM; sleep 4987 & sleep 4986; wait", "{path}"]
+
+      """.write(toFile: sandbox.configHome + "/folio/config.toml", atomically: true, encoding: .utf8)
+      try sandbox.file("a.slow", "never shown")
+      try sandbox.file("b.txt", "the next file")
+      let term = try TmuxTerminal(sandbox, width: 140, height: 30)
+      try term.wait(forAll: ["a.slow", "b.txt"])
+      try TmuxTerminal.eventually("the previewer and its grandchild running") {
+        Self.processes(withArgument: "4987") > 0 && Self.processes(withArgument: "4986") > 0
+      }
+      try term.send("j")
+      try term.wait(for: "the next file")
+      try TmuxTerminal.eventually("the previewer's whole group gone") {
+        Self.processes(withArgument: "4987") == 0 && Self.processes(withArgument: "4986") == 0
+      }
+      try term.send("q")
+      try term.expectTerminalRestored(exitStatus: 0)
+    }
+
+    /// Live processes (zombies left out) with `argument` among their arguments.
+    static func processes(withArgument argument: String) -> Int {
+      let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+      return entries.filter { pid in
+        guard Int(pid) != nil,
+          let cmdline = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"), !cmdline.isEmpty,
+          let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+          !status.contains("State:\tZ")
+        else { return false }
+        return cmdline.split(separator: 0).contains { String(decoding: $0, as: UTF8.self) == argument }
+      }.count
+    }
   }
 }
