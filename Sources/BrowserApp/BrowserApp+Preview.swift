@@ -10,19 +10,22 @@ extension BrowserApp {
   /// is killed with its group by the cancellation). A preview made before is on screen on the next
   /// frame; "loading…" is due after 100 ms (lf's delay, so a fast preview never flashes it).
   func startPreview(ticket: UInt64, _ subject: PreviewSubject) {
-    previewJob?.cancel()
+    let previous = previewJob
+    previous?.cancel()
     previewJob = nil
     if let cached = previews.preview(for: subject) {
       send(.previewed(ticket: ticket, cached))
       return
     }
     guard let domain = services.registry.domain(subject.domain) else { return }
-    let context = PreviewMaker.Context(domain: domain, store: services.sync?.store, services: services.preview)
+    let context = PreviewMaker.Context(
+      domain: domain, store: services.sync?.store, services: services.preview, previous: previous)
     previewJob = Task { [weak self] in
-      // Pictures wait for the cursor to settle (yazi 30 ms, vifm 50 ms): holding j through a
-      // folder of photos decodes none of those passed over.
-      if PreviewMaker.mayBePicture(subject.item) {
-        try? await Task.sleep(for: .milliseconds(30))
+      // Pictures and programs wait for the cursor to settle (yazi 30 ms, vifm 50 ms): holding j
+      // through a folder of photos or archives decodes and starts nothing for those passed over.
+      let settle = PreviewMaker.settle(for: subject.item)
+      if settle > .zero {
+        try? await Task.sleep(for: settle)
         if Task.isCancelled { return }
       }
       let made = await PreviewMaker.make(subject, context)

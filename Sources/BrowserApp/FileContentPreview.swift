@@ -18,13 +18,15 @@ import ProviderCore
 /// - anything else: text with its syntax colored, pretty JSON, or a hex dump (PreviewKit).
 enum FileContentPreview {
   static func make(
-    item: Item, head: PreviewReader.Head, subject: PreviewSubject, domain: Domain, services: PreviewServices
+    item: Item, head: PreviewReader.Head, subject: PreviewSubject, domain: Domain, services: PreviewServices,
+    previous: Task<Void, Never>? = nil
   ) async -> Preview {
     let name = String(decoding: item.filename.bytes, as: UTF8.self)
     let answer = services.magic?.identify(head.bytes)
     let type = answer?.description
     if head.bytes.isEmpty { return Preview(typeDescription: type, body: .message("Empty file")) }
     if let rule = services.previewer(for: item) {
+      await previous?.value
       return await userPreviewer(rule, head: head, subject: subject, type: type, services)
     }
     if let format = PictureFormat.sniff(head.bytes) {
@@ -32,6 +34,8 @@ enum FileContentPreview {
     }
     if let kind = answer.flatMap({ ToolKind(mimeType: $0.mimeType) }) ?? ToolKind(name: name) {
       if let path = head.localFile, let tools = services.tools, services.settings.tools {
+        // The job before is gone (its program killed and reaped) before this one starts another.
+        await previous?.value
         return await tool(kind, tools: tools, path: path, subject: subject, type: type)
       }
       if kind == .archive(.zip), head.isRemote {

@@ -2,6 +2,7 @@ import BrowserUI
 import Foundation
 import PreviewKit
 import ProviderAPI
+import PreviewTools
 import ProviderCore
 
 /// Makes the preview of one item, off the loop: a folder's first page from its provider, a file's
@@ -12,6 +13,10 @@ enum PreviewMaker {
     var domain: Domain
     var store: ContentStore?
     var services: PreviewServices
+    /// The job before this one, cancelled: a program it started is killed and reaped before this
+    /// one starts its own, so there is never more than one (a program that ignores SIGTERM takes
+    /// up to 200 ms to go).
+    var previous: Task<Void, Never>?
   }
 
   struct Made: Sendable {
@@ -20,10 +25,15 @@ enum PreviewMaker {
     var cacheable: Bool
   }
 
-  /// Whether the item is likely a picture, by its name (the debounce is decided before reading).
-  static func mayBePicture(_ item: Item) -> Bool {
+  /// How long the cursor must rest on the item before its preview starts, by its name (decided
+  /// before reading): a picture 30 ms (yazi's settle), anything an installed program previews (an
+  /// archive, a PDF, audio, video) 60 ms — more than the 33 ms between keys held at 30 per second,
+  /// so holding `j` starts no program for the files it passes; text, nothing.
+  static func settle(for item: Item) -> Duration {
+    let name = String(decoding: item.filename.bytes, as: UTF8.self)
+    if ToolKind(name: name) != nil { return .milliseconds(60) }
     let ext = item.filename.pathExtension.lowercased()
-    return ["png", "jpg", "jpeg", "gif", "webp", "bmp", "pdf", "mp4", "mkv", "webm", "mov", "avi"].contains(ext)
+    return ["png", "jpg", "jpeg", "gif", "webp", "bmp"].contains(ext) ? .milliseconds(30) : .zero
   }
 
   static func make(_ subject: PreviewSubject, _ context: Context) async -> Made {
@@ -34,7 +44,8 @@ enum PreviewMaker {
         of: item, in: context.domain, store: context.store, scratch: context.services.scratch)
       try Task.checkCancellation(orThrow: .cancelledError)
       let preview = await FileContentPreview.make(
-        item: item, head: head, subject: subject, domain: context.domain, services: context.services)
+        item: item, head: head, subject: subject, domain: context.domain, services: context.services,
+        previous: context.previous)
       return Made(preview: preview, cacheable: true)
     } catch {
       return Made(preview: Preview(body: .message(error.message)), cacheable: false)

@@ -23,8 +23,11 @@ public final class MagicType: Sendable {
     public var mimeType: String
   }
 
-  /// The most bytes read from the content (what `file` reads for most tests).
-  public static let maxPrefix = 64 * 1024
+  /// The most bytes read from the content. `file` reads 64 KiB, but libmagic's text tests (the
+  /// encoding, the regex of every text format) cost about 8 ms over 64 KiB against 2–3 ms over
+  /// 16 KiB, twice per preview (description and MIME type), on every cursor move: 16 KiB keeps the
+  /// binary formats' magic, which lies in the first bytes (docs/BENCHMARKS.md, "Preview pane").
+  public static let maxPrefix = 16 * 1024
   /// Descriptions longer than this are cut (with "…"): some formats chain many details.
   public static let maxDescriptionLength = 200
 
