@@ -127,10 +127,12 @@ extension TerminalEndToEndTests {
       try sandbox.file("a.slow", "never shown")
       try sandbox.file("b.txt", "the next file")
       let term = try TmuxTerminal(sandbox, width: 140, height: 30)
-      try term.wait(forAll: ["a.slow", "b.txt"])
+      // Looked for from the start: the preview begins with the first screen, and its 2 s deadline
+      // could end it while a loaded machine is still drawing that screen for the test.
       try TmuxTerminal.eventually("the previewer and its grandchild running") {
         Self.processes(withArgument: "4987") > 0 && Self.processes(withArgument: "4986") > 0
       }
+      try term.wait(forAll: ["a.slow", "b.txt"])
       try term.send("j")
       try term.wait(for: "the next file")
       try TmuxTerminal.eventually("the previewer's whole group gone") {
