@@ -114,7 +114,7 @@ enum PreviewImageBench {
       var rows = [UInt8](repeating: 0, count: w * h * 6)
       for i in 0..<w * h {
         let (x, y) = (i % w, i / w)
-        let n = Int(generator.next() & 0x3FFF)
+        let n = Int(generator.next() & 0x0FFF)  // 12 bits of noise: ~60 MB, like the plasma
         for (c, v) in [x * 13, y * 17, (x + y) * 7].enumerated() {
           let sample = (v & 0xFFFF) ^ n
           rows[i * 6 + c * 2] = UInt8(sample >> 8)
