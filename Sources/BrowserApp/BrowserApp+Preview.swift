@@ -20,10 +20,16 @@ extension BrowserApp {
     guard let domain = services.registry.domain(subject.domain) else { return }
     let context = PreviewMaker.Context(
       domain: domain, store: services.sync?.store, services: services.preview, previous: previous)
+    // A key held down (another move within 50 ms of the last): every preview waits for the
+    // cursor to rest 40 ms, so the files passed over cost no preview and no frame; a single move
+    // after a pause previews at once.
+    let now = ContinuousClock.now
+    let held = lastPreviewRequest.map { now - $0 < .milliseconds(50) } ?? false
+    lastPreviewRequest = now
     previewJob = Task { [weak self] in
       // Pictures and programs wait for the cursor to settle (yazi 30 ms, vifm 50 ms): holding j
       // through a folder of photos or archives decodes and starts nothing for those passed over.
-      let settle = PreviewMaker.settle(for: subject.item)
+      let settle = max(PreviewMaker.settle(for: subject.item), held ? .milliseconds(40) : .zero)
       if settle > .zero {
         try? await Task.sleep(for: settle)
         if Task.isCancelled { return }

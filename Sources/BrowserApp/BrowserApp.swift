@@ -45,6 +45,8 @@ public final class BrowserApp {
   var previewJob: Task<Void, Never>?
   /// Previews made this session, within 8 MiB (the brief's budget).
   let previews = PreviewCache(budget: 8 << 20)
+  /// When the last preview was asked for: one asked for right after it is a held key.
+  var lastPreviewRequest: ContinuousClock.Instant?
   /// Called with the new state after every action is reduced (tests check invariants that must
   /// hold at every step, not only at the moments they look).
   public var didReduce: (@MainActor (AppState) -> Void)?
