@@ -20,11 +20,11 @@ extension BrowserApp {
     guard let domain = services.registry.domain(subject.domain) else { return }
     let context = PreviewMaker.Context(
       domain: domain, store: services.sync?.store, services: services.preview, previous: previous)
-    // A key held down (another move within 50 ms of the last): every preview waits for the
-    // cursor to rest 40 ms, so the files passed over cost no preview and no frame; a single move
-    // after a pause previews at once.
+    // A key held down (another move within 36 ms of the last: key repeat, 30 a second): the
+    // preview waits for the cursor to rest 40 ms, so the files passed over cost no preview and no
+    // frame; a single move after a pause previews at once.
     let now = ContinuousClock.now
-    let held = lastPreviewRequest.map { now - $0 < .milliseconds(50) } ?? false
+    let held = lastPreviewRequest.map { now - $0 < .milliseconds(36) } ?? false
     lastPreviewRequest = now
     previewJob = Task { [weak self] in
       // Pictures and programs wait for the cursor to settle (yazi 30 ms, vifm 50 ms): holding j
