@@ -1,4 +1,7 @@
 import Foundation
+import ProviderAPI
+import ProviderCore
+import Testing
 import TestSupport
 
 /// A server that ignores `Range`: a ``ScriptedHTTPServer`` that describes one file (HEAD for S3,
@@ -44,5 +47,23 @@ final class RangeIgnoringServer: Sendable {
   func stop() {
     proxy.stop()
     scripted.stop()
+  }
+}
+
+extension RangeIgnoringServer {
+  /// What a provider that refuses a 200 to a ranged read must do here (S3, WebDAV): the preview of
+  /// `item` fails as `cannotSynchronize` after one ranged GET, the client closes the connection
+  /// while the body is still held back, and no temporary is left.
+  func expectPreviewRefused(
+    _ item: Item, in domain: Domain, by side: PreviewSide, sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws {
+    let error = await #expect(throws: ProviderError.self, sourceLocation: sourceLocation) {
+      _ = try await within(60) { try await side.head(of: item, in: domain) }
+    }
+    #expect(error?.code == .cannotSynchronize, "\(String(describing: error))", sourceLocation: sourceLocation)
+    #expect(gets(proxy.requests) == ["bytes=0-65535"], "\(proxy.requests)", sourceLocation: sourceLocation)
+    _ = try await eventually("the client closed the connection") { proxy.openConnections == 0 ? true : nil }
+    #expect(proxy.bytesToClient <= Self.held + answerOverhead, sourceLocation: sourceLocation)
+    #expect(side.leftovers().isEmpty, "\(side.leftovers())", sourceLocation: sourceLocation)
   }
 }

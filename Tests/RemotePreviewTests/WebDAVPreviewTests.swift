@@ -58,13 +58,6 @@ struct WebDAVPreviewTests {
     #expect(item.documentSize == Int64(data.count))
     let domain = side.domain(viewer, Self.domain)
 
-    let error = await #expect(throws: ProviderError.self) {
-      _ = try await within(60) { try await side.head(of: item, in: domain) }
-    }
-    #expect(error?.code == .cannotSynchronize, "\(String(describing: error))")
-    #expect(gets(server.proxy.requests) == ["bytes=0-65535"], "\(server.proxy.requests)")
-    _ = try await eventually("the client closed the connection") { server.proxy.openConnections == 0 ? true : nil }
-    #expect(server.proxy.bytesToClient <= RangeIgnoringServer.held + answerOverhead)
-    #expect(side.leftovers().isEmpty, "\(side.leftovers())")
+    try await server.expectPreviewRefused(item, in: domain, by: side)
   }
 }
