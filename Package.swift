@@ -48,7 +48,11 @@ let package = Package(
     // The local SQLite index: working set, tags, favorites, anchors, transfer journal, search.
     .target(
       name: "WorkingSetIndex",
-      dependencies: ["ProviderAPI", "CFolioSystem", .product(name: "GRDB", package: "GRDB.swift")],
+      dependencies: [
+        "ProviderAPI", "CFolioSystem", .product(name: "GRDB", package: "GRDB.swift"),
+        // sqlite3_compileoption_used: whether SQLite reads URI names (the read-only open).
+        .product(name: "GRDBSQLite", package: "GRDB.swift"),
+      ],
       swiftSettings: strict),
     // The local filesystem as a provider.
     .target(name: "LocalProvider", dependencies: ["ProviderAPI", "CFolioSystem"], swiftSettings: strict),

@@ -33,7 +33,7 @@ struct ConflictsCommand: AsyncParsableCommand {
 
   func run() async throws {
     try await runReporting { () async throws(ProviderError) in
-      let context = try FolioContext.make()
+      let context = try FolioContext.make(readOnly: true)
       let conflicts = try context.index.conflicts()
       let rows = conflicts.map { c in
         ConflictJSON(

@@ -17,10 +17,13 @@ struct FolioContext: Sendable {
   let actions: ActionRunner
   let openers: OpenerResolver
 
-  static func make() throws(ProviderError) -> FolioContext {
+  /// - Parameter readOnly: The command only reads (`ls`, `info`, `recents`, `search`,
+  ///   `conflicts`): the index is opened without writing anything to disk
+  ///   (``WorkingSetIndex/openForReading(at:)``).
+  static func make(readOnly: Bool = false) throws(ProviderError) -> FolioContext {
     let paths = FolioPaths.current
     let configuration = try FolioConfiguration.loadChecked(paths: paths)
-    let index = try WorkingSetIndex.open(at: paths.indexFile)
+    let index = try readOnly ? WorkingSetIndex.openForReading(at: paths.indexFile) : WorkingSetIndex.open(at: paths.indexFile)
     return try make(paths: paths, configuration: configuration, registry: makeRegistry(configuration), index: index)
   }
 

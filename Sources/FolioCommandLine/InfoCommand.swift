@@ -11,7 +11,7 @@ struct InfoCommand: AsyncParsableCommand {
 
   func run() async throws {
     try await runReporting { () async throws(ProviderError) in
-      let context = try FolioContext.make()
+      let context = try FolioContext.make(readOnly: true)
       let (domain, it) = try await context.resolve(item)
       if json {
         Console.out(ItemJSON.encode(ItemJSON(it, location: context.locationName(domain), detailed: true)))

@@ -21,7 +21,7 @@ struct ListCommand: AsyncParsableCommand {
 
   func run() async throws {
     try await runReporting { () async throws(ProviderError) in
-      let context = try FolioContext.make()
+      let context = try FolioContext.make(readOnly: true)
       var (domain, folder) = try await context.resolve(path)
       if folder.isSymlink, let target = try? await domain.provider.item(at: resolvedTarget(folder)), target.isFolder {
         folder = target

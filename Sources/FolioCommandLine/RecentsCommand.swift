@@ -65,7 +65,7 @@ struct RecentsCommand: AsyncParsableCommand {
 
   func run() async throws {
     try await runReporting { () async throws(ProviderError) in
-      let context = try FolioContext.make()
+      let context = try FolioContext.make(readOnly: true)
       let rows = try context.index.recents(limit: limit, tag: tag)
       await IndexedListing.print(rows, json: json, context: context)
     }
@@ -90,7 +90,7 @@ struct SearchCommand: AsyncParsableCommand {
 
   func run() async throws {
     try await runReporting { () async throws(ProviderError) in
-      let context = try FolioContext.make()
+      let context = try FolioContext.make(readOnly: true)
       let rows = try context.index.search(query.joined(separator: " "), limit: limit)
       await IndexedListing.print(rows, json: json, context: context)
     }

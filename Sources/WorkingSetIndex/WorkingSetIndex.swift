@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import ProviderAPI
 
 /// The local SQLite index: the working set, tags, favorites, Recently Deleted, search, sync anchors
@@ -77,6 +78,65 @@ public struct WorkingSetIndex: Sendable {
     }
     try migrate(writer, shown: shown)
     return try WorkingSetIndex(writer: writer, storage: storage, marker: try OpenMarker.create(for: url))
+  }
+
+  /// The index as it is on disk, for commands that only read it (`ls`, `info`, `recents`,
+  /// `search`, `conflicts`): nothing is created, migrated, marked or checkpointed, so such a
+  /// command writes nothing to disk (issue 13: `folio ls` used to cost 4 `fdatasync`s).
+  ///
+  /// One read-only connection, no pool: a command reads a few rows once. When no `-wal` file is
+  /// there, no Folio has the index open (an open WAL database always has one) and everything
+  /// committed is in the database file: it is read as `immutable`, because SQLite's read-only
+  /// connection would otherwise create the `-wal` and `-shm` files and write its read mark into
+  /// the latter. When another Folio has it open, it is read through that process's `-wal` and
+  /// shared memory, as any reader must (docs/DECISIONS.md, "Reading commands write nothing").
+  ///
+  /// - Returns: An empty index in memory when there is no index yet, or when it was written by
+  ///   an older Folio and still needs a migration (the next command that writes migrates it):
+  ///   the reader then sees what a new user sees, nothing remembered.
+  /// - Throws: `ProviderError(.ioError)` when the file is not a usable database, or a newer Folio
+  ///   migrated it.
+  public static func openForReading(at url: URL) throws(ProviderError) -> WorkingSetIndex {
+    let shown = TerminalText.escape(url.path)
+    guard FileManager.default.fileExists(atPath: url.path) else { return try inMemory() }
+    return try wrap("opening the index \(shown)") {
+      try refusingDamage(shown: shown) {
+        var config = Configuration()
+        config.label = "WorkingSetIndex (read-only)"
+        config.readonly = true
+        config.busyMode = .timeout(10)
+        let queue = try DatabaseQueue(path: readingPath(url), configuration: config)
+        let migrator = Self.migrator
+        let (complete, superseded) = try queue.read { db in
+          (try migrator.hasCompletedMigrations(db), try migrator.hasBeenSuperseded(db))
+        }
+        if superseded {
+          throw ProviderError(.ioError, "the index \(shown) was written by a newer Folio; upgrade Folio or move it aside")
+        }
+        guard complete else {
+          try queue.close()
+          return try inMemory()
+        }
+        return try WorkingSetIndex(writer: queue, storage: .local, marker: nil)
+      }
+    }
+  }
+
+  /// The name a reading connection opens: an `immutable` URI when no `-wal` file exists (no
+  /// process has the index open) and this SQLite reads URI names (Debian's is built so), else
+  /// the plain path.
+  private static func readingPath(_ url: URL) -> String {
+    guard !FileManager.default.fileExists(atPath: url.path + "-wal"), sqlite3_compileoption_used("USE_URI") == 1 else {
+      return url.path
+    }
+    // RFC 3986 path characters stay; '?', '#', '%' and everything else are escaped (SQLite's URI
+    // rules: the path ends at '?' or '#').
+    let kept = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/".utf8)
+    var encoded = ""
+    for byte in url.path.utf8 {
+      if kept.contains(byte) { encoded.append(Character(UnicodeScalar(byte))) } else { encoded += String(format: "%%%02X", byte) }
+    }
+    return "file:" + encoded + "?immutable=1"
   }
 
   /// A fresh index in memory, for tests and for `--no-index` runs.
