@@ -8,8 +8,14 @@ struct ListCommand: AsyncParsableCommand {
     commandName: "ls", abstract: "List a folder, a page at a time (huge folders start printing at once).")
 
   @Argument(help: "The folder (default: the current one), or NAME:/path.") var path: String = "."
-  @Option(help: "Sort by name, date, size or kind.") var sort: ItemSort.Key = .name
+  @Option(help: "Sort by name, date (newest first), size (largest first) or kind.") var sort: ItemSort.Key = .name
   @Flag(help: "Reverse the order.") var reverse = false
+
+  /// As the browser sorts: names and kinds A to Z, dates newest and sizes largest first.
+  var order: ItemSort {
+    let natural = sort == .name || sort == .kind
+    return ItemSort(key: sort, ascending: natural != reverse, foldersFirst: foldersFirst)
+  }
   @Flag(name: .shortAndLong, help: "Include hidden items (names starting with '.').") var all = false
   @Flag(inversion: .prefixedNo, help: "List folders before files.") var foldersFirst = true
   @Option(parsing: .unconditional, help: "Print at most N items.") var limit: Int?
@@ -42,7 +48,7 @@ struct ListCommand: AsyncParsableCommand {
   private func list(_ folder: Item, in domain: Domain, context: FolioContext) async throws(ProviderError) {
     let service = EnumerationService(prefetchPages: 1)
     let request = EnumerationRequest(
-      container: folder.identifier, sort: ItemSort(key: sort, ascending: !reverse, foldersFirst: foldersFirst),
+      container: folder.identifier, sort: order,
       includeHidden: all, suggestedPageSize: 1000)
     let ticket = await service.open(request, on: domain.provider, watch: false)
     let max = limit ?? Int.max

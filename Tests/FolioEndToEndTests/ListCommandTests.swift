@@ -57,11 +57,12 @@ import Testing
     try s.file("big.md", String(repeating: "b", count: 3000), modified: Self.date("2001-01-01T00:00:00Z"))
     try s.file("mid.png", String(repeating: "m", count: 200), modified: Self.date("2010-06-01T00:00:00Z"))
 
-    #expect(try Self.names(s.folio("ls", "--json", "--sort", "size")) == ["dir", "small.txt", "mid.png", "big.md"])
+    // As the browser and `ls -S` / `ls -t`: largest and newest first; --reverse turns them.
+    #expect(try Self.names(s.folio("ls", "--json", "--sort", "size")) == ["dir", "big.md", "mid.png", "small.txt"])
     // Reversing keeps folders first, as Finder does.
-    #expect(try Self.names(s.folio("ls", "--json", "--sort", "size", "--reverse")) == ["dir", "big.md", "mid.png", "small.txt"])
-    #expect(try Self.names(s.folio("ls", "--json", "--sort", "date")) == ["dir", "big.md", "mid.png", "small.txt"])
-    #expect(try Self.names(s.folio("ls", "--json", "--sort", "date", "--reverse")) == ["dir", "small.txt", "mid.png", "big.md"])
+    #expect(try Self.names(s.folio("ls", "--json", "--sort", "size", "--reverse")) == ["dir", "small.txt", "mid.png", "big.md"])
+    #expect(try Self.names(s.folio("ls", "--json", "--sort", "date")) == ["dir", "small.txt", "mid.png", "big.md"])
+    #expect(try Self.names(s.folio("ls", "--json", "--sort", "date", "--reverse")) == ["dir", "big.md", "mid.png", "small.txt"])
     // Kind: by the kind's description, case-insensitively: "Markdown" < "Plain text" < "PNG image".
     #expect(try Self.names(s.folio("ls", "--json", "--sort", "kind")) == ["dir", "big.md", "small.txt", "mid.png"])
     #expect(try Self.names(s.folio("ls", "--json", "--reverse")) == ["dir", "small.txt", "mid.png", "big.md"])
@@ -110,10 +111,10 @@ import Testing
     try s.file("also-two.txt", "22")
     for reverse in [false, true] {
       let arguments: [Arg] = ["ls", "--json", "--sort", "size"] + (reverse ? ["--reverse"] : [])
-      let files = reverse ? ["also-two.txt", "two.txt", "one.txt"] : ["one.txt", "also-two.txt", "two.txt"]
+      let files = reverse ? ["one.txt", "also-two.txt", "two.txt"] : ["also-two.txt", "two.txt", "one.txt"]
       #expect(try Self.names(s.folio(arguments)) == ["a-dir", "b-dir", "c-dir"] + files, "reverse: \(reverse)")
     }
-    let mixed = try Self.names(s.folio("ls", "--json", "--sort", "size", "--reverse", "--no-folders-first"))
+    let mixed = try Self.names(s.folio("ls", "--json", "--sort", "size", "--no-folders-first"))
     #expect(mixed == ["also-two.txt", "two.txt", "one.txt", "a-dir", "b-dir", "c-dir"])
   }
 
