@@ -240,8 +240,8 @@ extension BrowserApp {
     case .setTags(let items, let add, let remove, let d):
       background(retry: (d, effect)) { s throws(ProviderError) in
         for item in items {
-          var tags = item.tags.filter { !remove.contains($0) }
-          for t in add where !tags.contains(t) { tags.append(t) }
+          var tags = item.tags.filter { tag in !remove.contains { TagName.same($0, tag) } }
+          for t in add where !tags.contains(where: { TagName.same($0, t) }) { tags.append(t) }
           _ = try await s.items.setTags(tags, of: item, in: try s.registry.require(d))
         }
         return .operationSucceeded(message: nil, reload: true, select: nil)

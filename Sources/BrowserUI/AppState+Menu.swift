@@ -120,9 +120,12 @@ extension AppState {
 
   func tagPicker(for items: [Item], domain: DomainIdentifier) -> TagPickerState {
     var names = TagPickerState.finderColors
-    for t in sidebar.tags.map(\.name) + items.flatMap(\.tags) where !names.contains(t) { names.append(t) }
+    // One row per tag whatever its case ("Green" and "green" are one tag).
+    for t in sidebar.tags.map(\.name) + items.flatMap(\.tags) where !names.contains(where: { TagName.same($0, t) }) {
+      names.append(t)
+    }
     let tags = names.map { name -> (String, TagPickerState.Mark) in
-      let n = items.filter { $0.tags.contains(name) }.count
+      let n = items.filter { $0.tags.contains { TagName.same($0, name) } }.count
       return (name, n == 0 ? .none : n == items.count ? .all : .some)
     }
     return TagPickerState(items: items, domain: domain, tags: tags)
@@ -227,8 +230,8 @@ extension AppState {
         let on = mark != .all
         t.tags[t.cursor].mark = on ? .all : .none
         for i in t.items.indices {
-          if on, !t.items[i].tags.contains(name) { t.items[i].tags.append(name) }
-          if !on { t.items[i].tags.removeAll { $0 == name } }
+          if on, !t.items[i].tags.contains(where: { TagName.same($0, name) }) { t.items[i].tags.append(name) }
+          if !on { t.items[i].tags.removeAll { TagName.same($0, name) } }
         }
         overlay = .tagPicker(t)
         return [.setTags(t.items, add: on ? [name] : [], remove: on ? [] : [name], t.domain)]

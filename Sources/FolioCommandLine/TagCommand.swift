@@ -23,13 +23,14 @@ struct TagCommand: AsyncParsableCommand {
       let (domain, it) = try await context.resolve(item)
       var tags = it.tags
       if !add.isEmpty || !remove.isEmpty {
+        // Tags are one whatever their case: --remove green removes "Green".
         for t in remove {
-          guard tags.contains(t) else {
+          guard tags.contains(where: { TagName.same($0, t) }) else {
             throw ProviderError(.noSuchItem, "\(it.filename.displayString) has no tag '\(TerminalText.escape(t))'")
           }
-          tags.removeAll { $0 == t }
+          tags.removeAll { TagName.same($0, t) }
         }
-        for t in add where !tags.contains(t) { tags.append(t) }
+        for t in add where !tags.contains(where: { TagName.same($0, t) }) { tags.append(t) }
         tags = try await context.items.setTags(tags, of: it, in: domain).tags
       }
       if json {

@@ -147,8 +147,10 @@ public struct ItemService: Sendable {
       let s = Self.trimmed(t)
       guard !s.isEmpty else { throw ProviderError(.invalidArgument, "a tag cannot be empty") }
       guard !s.contains(",") else { throw ProviderError(.invalidArgument, "a tag cannot contain a comma: \(TerminalText.escape(s))") }
-      if !cleaned.contains(s) { cleaned.append(s) }
+      if !cleaned.contains(where: { TagName.same($0, s) }) { cleaned.append(s) }
     }
+    // A tag already in use keeps the case it was first written in ("green" joins "Green").
+    cleaned = try index.spellings(of: cleaned)
     var updated = item
     var template = ItemTemplate(item)
     template.tags = cleaned

@@ -126,7 +126,8 @@ extension WorkingSetIndex {
   static func recents(_ db: Database, limit: Int, offset: Int, tag: String?) throws -> [IndexedItem] {
     var arguments: StatementArguments = ["limit": limit, "offset": offset]
     var plan = RecentsPlan.all
-    if let tag {
+    if var tag {
+      tag = try spelling(of: tag, db)
       arguments += ["tag": tag]
       let tagged = try Int.fetchOne(
         db, sql: "SELECT count(*) FROM (SELECT 1 FROM tag WHERE name = ? LIMIT ?)", arguments: [tag, rareTagLimit + 1])

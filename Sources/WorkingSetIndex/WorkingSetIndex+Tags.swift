@@ -77,6 +77,7 @@ extension WorkingSetIndex {
   /// The items carrying `tag`, across domains, most recently used first, trashed items excluded.
   public func items(taggedWith tag: String) throws(ProviderError) -> [IndexedItem] {
     try read("listing items tagged \(tag)") { db in
+      let tag = try Self.spelling(of: tag, db)
       let records = try IndexedItemRecord.fetchAll(
         db,
         sql: """
@@ -91,10 +92,41 @@ extension WorkingSetIndex {
 
   // MARK: - Shared with the other writes and reads
 
-  /// Drops empty and repeated tags, keeping the first occurrence's place.
+  /// Drops empty and repeated tags ("Green" and "green" are one tag), keeping the first
+  /// occurrence's place and spelling.
   static func normalizedTags(_ tags: [String]) -> [String] {
     var seen = Set<String>()
-    return tags.filter { !$0.isEmpty && seen.insert($0).inserted }
+    return tags.filter { !$0.isEmpty && seen.insert(TagName.folded($0)).inserted }
+  }
+
+  /// The tags as the index already spells them: a tag written before in another case keeps its
+  /// first spelling ("green" becomes "Green" once an item carries "Green"), so the sidebar shows one
+  /// tag and a search by either finds both (issue 13).
+  public func spellings(of tags: [String]) throws(ProviderError) -> [String] {
+    try read("reading tags") { db in try tags.map { try Self.spelling(of: $0, db) } }
+  }
+
+  /// The spelling of `tag` already in the index, or `tag` when none is (or it is there as written).
+  /// Where several spellings are there (written before tags were folded), the most used one.
+  static func spelling(of tag: String, _ db: Database) throws -> String {
+    if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM tag WHERE name = ?)", arguments: [tag]) == true {
+      return tag
+    }
+    let folded = TagName.folded(tag)
+    // SQLite's NOCASE folds ASCII only: a tag with other letters is compared over every spelling.
+    let candidates =
+      tag.utf8.allSatisfy({ $0 < 0x80 })
+      ? try Row.fetchAll(
+        db, sql: "SELECT name, count(*) AS n FROM tag WHERE name = ? COLLATE NOCASE GROUP BY name", arguments: [tag])
+      : try Row.fetchAll(db, sql: "SELECT name, count(*) AS n FROM tag GROUP BY name")
+    var best: (name: String, count: Int)?
+    for row in candidates {
+      let name: String = row["name"]
+      let count: Int = row["n"]
+      guard TagName.folded(name) == folded else { continue }
+      if best == nil || count > best!.count || (count == best!.count && name < best!.name) { best = (name, count) }
+    }
+    return best?.name ?? tag
   }
 
   static func tagsText(_ tags: [String]) -> String { tags.joined(separator: ",") }
@@ -103,8 +135,12 @@ extension WorkingSetIndex {
     try db.execute(
       sql: "DELETE FROM tag WHERE domain = ? AND identifier = ?", arguments: [record.domain, record.identifier])
     let insert = try db.cachedStatement(sql: "INSERT INTO tag (domain, identifier, name, position) VALUES (?, ?, ?, ?)")
-    for (position, name) in tags.enumerated() {
-      try insert.execute(arguments: [record.domain, record.identifier, name, position])
+    var written = Set<String>()
+    for name in tags {
+      // Mirrored tags come as another tool wrote them: one spelling per tag in the index.
+      let spelled = try spelling(of: name, db)
+      guard written.insert(spelled).inserted else { continue }
+      try insert.execute(arguments: [record.domain, record.identifier, spelled, written.count - 1])
     }
   }
 

@@ -36,6 +36,30 @@ import Testing
     #expect(try index.recents(limit: 10).map(\.identifier).contains(a.identifier) == false)
   }
 
+  /// "Green" and "green" are one tag, spelled as first written: a later spelling joins it, the
+  /// sidebar counts one, and a lookup in any case finds every item (issue 13).
+  @Test func tagsAreOneWhateverTheirCase() throws {
+    let index = try WorkingSetIndex.inMemory()
+    let a = Fixture.file("a", "/a.txt")
+    let b = Fixture.file("b", "/b.txt")
+    let c = Fixture.file("c", "/c.txt")
+    try index.setTags(["Green"], of: a, domain: Fixture.local)
+    // Mirrored from another tool's xattr in another case, and twice in one list.
+    try index.setTags(["green", "GREEN", "Äpfel"], of: b, domain: Fixture.local)
+    try index.setTags(["äpfel"], of: c, domain: Fixture.server, indexOnly: true)
+
+    #expect(try index.tags(of: [b.identifier], domain: Fixture.local) == [b.identifier: ["Green", "Äpfel"]])
+    #expect(try index.tags(of: [c.identifier], domain: Fixture.server) == [c.identifier: ["Äpfel"]])
+    let all = try index.allTags()
+    #expect(all.map(\.name) == ["Green", "Äpfel"])
+    #expect(all.map(\.count) == [2, 2])
+    for spelled in ["green", "GREEN", "Green"] {
+      #expect(Set(try Fixture.ids(index.items(taggedWith: spelled))) == ["a", "b"], "\(spelled)")
+    }
+    #expect(Set(try Fixture.ids(index.items(taggedWith: "ÄPFEL"))) == ["b", "c"])
+    #expect(try index.spellings(of: ["gReEn", "new", "äPFEL"]) == ["Green", "new", "Äpfel"])
+  }
+
   @Test func favoritesAreRankedByEpochMillisecondsInTheOrderAdded() throws {
     let index = try WorkingSetIndex.inMemory()
     let a = Fixture.folder("a", "/A")
