@@ -8,6 +8,8 @@ struct S3ListingEntry: FolderListingEntry, Equatable {
   var size: Int64
   var lastModified: Date?
   var etag: String
+  /// On a versioned bucket, the version the listing saw (part of the content version).
+  var versionID: String? = nil
 }
 
 /// A folder of a bucket read whole and sorted (ListObjectsV2 lists keys in byte order only).

@@ -57,13 +57,42 @@ extension S3Provider {
         // No key under the prefix: the folder is not there (or was a marker that is gone).
         throw S3Error(.noSuchKey, "\(folder.displayString) is not in the bucket")
       }
-      return entries
+      return self.versioned ? try await self.withVersionIDs(entries, prefix: prefix, c) : entries
     }
     let kept = entries.filter { request.includeHidden || $0.name.first != 0x2E }
     progress(EnumerationProgress(phase: .sorting, completed: 0, total: kept.count))
     let snapshot = S3ListingSnapshot(folder: folder, sort: request.sort, includeHidden: request.includeHidden, unsorted: kept)
     listings.store(snapshot)
     return snapshot
+  }
+
+  /// The files of a versioned bucket's folder with the version id of each (ListObjectVersions,
+  /// one level), so that a listed item's content version is the one HEAD gives
+  /// (``S3ContentVersion``): ListObjectsV2 names no version. The V2 listing stays the authority on
+  /// what is there (a versions listing also names folders whose keys are all deleted, and keys
+  /// whose newest version is a delete marker); a key written again between the two listings takes
+  /// the newer description from the versions listing.
+  func withVersionIDs(_ entries: [S3ListingEntry], prefix: [UInt8], _ c: S3Client) async throws -> [S3ListingEntry] {
+    var latest: [[UInt8]: S3ObjectVersion] = [:]
+    var keyMarker: [UInt8]?
+    var versionMarker: String?
+    repeat {
+      try Task.checkCancellation()
+      let page = try await c.listObjectVersions(
+        prefix: prefix, delimiter: "/", keyMarker: keyMarker, versionIDMarker: versionMarker)
+      for v in page.versions where v.isLatest && !v.isDeleteMarker { latest[Array(v.key.dropFirst(prefix.count))] = v }
+      // The client refuses a truncated page without its next key marker.
+      (keyMarker, versionMarker) = page.isTruncated ? (page.nextKeyMarker, page.nextVersionIDMarker) : (nil, nil)
+    } while keyMarker != nil
+    return entries.map { e in
+      guard !e.isFolder, let v = latest[e.name], let etag = v.etag else { return e }
+      var e = e
+      if etag != e.etag {
+        (e.etag, e.size, e.lastModified) = (etag, v.size ?? e.size, v.lastModified ?? e.lastModified)
+      }
+      e.versionID = v.versionID
+      return e
+    }
   }
 
   /// A name Folio can show and address: not empty, not "." or "..", no NUL (a key "a//b" or

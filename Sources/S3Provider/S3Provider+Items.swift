@@ -29,7 +29,7 @@ extension S3Provider {
   func stat(_ path: ItemPath, _ c: S3Client) async throws -> Item {
     do {
       let info = try await c.headObject(Self.key(path))
-      return fileItem(path, size: info.size, lastModified: info.lastModified, etag: info.etag)
+      return fileItem(path, size: info.size, lastModified: info.lastModified, etag: info.etag, versionID: info.versionID)
     } catch let error as S3Error where error.code == .accessDenied {
       // A HEAD answer has no body: a wrong secret and a missing permission both read "403". A
       // listing's answer says which (SignatureDoesNotMatch is a sign-in, not a permission).
@@ -54,17 +54,18 @@ extension S3Provider {
 
   func makeItem(_ folder: ItemPath, _ e: S3ListingEntry) -> Item {
     let path = folder.appending(ItemName(bytes: e.name))
-    return e.isFolder ? folderItem(path) : fileItem(path, size: e.size, lastModified: e.lastModified, etag: e.etag)
+    return e.isFolder ? folderItem(path) : fileItem(path, size: e.size, lastModified: e.lastModified, etag: e.etag, versionID: e.versionID)
   }
 
-  /// A file: its ETag is the content version. Dataless: the core downloads on demand.
-  func fileItem(_ path: ItemPath, size: Int64, lastModified: Date?, etag: String) -> Item {
+  /// A file: its ETag (and version id, on a versioned bucket) is the content version
+  /// (``S3ContentVersion``). Dataless: the core downloads on demand.
+  func fileItem(_ path: ItemPath, size: Int64, lastModified: Date?, etag: String, versionID: String? = nil) -> Item {
     let name = path.lastComponent ?? ItemName(bytes: Array(endpoint.bucket.utf8))
     return Item(
       identifier: identifier(for: path), parentIdentifier: identifier(for: path.parent), filename: name, path: path,
       contentType: ContentType.forExtension(name.pathExtension),
       capabilities: [.reading, .writing, .reparenting, .renaming, .deleting, .evicting],
-      version: (try? ItemVersion(content: etag, metadata: "")) ?? .empty, documentSize: size,
+      version: S3ContentVersion.make(etag: etag, versionID: versionID), documentSize: size,
       contentModificationDate: lastModified, isDownloaded: false, isMostRecentVersionDownloaded: false)
   }
 
@@ -80,9 +81,7 @@ extension S3Provider {
       version: .empty)
   }
 
-  /// The ETag a content version names (nil for another provider's version, or a folder's).
-  static func etag(_ version: ItemVersion) -> String? {
-    guard let text = String(data: version.content, encoding: .utf8), !text.isEmpty, text != "folder" else { return nil }
-    return text
-  }
+  /// The ETag a content version names (nil for another provider's version, or a folder's): what
+  /// `If-Match` compares, without the version id.
+  static func etag(_ version: ItemVersion) -> String? { S3ContentVersion.etag(version) }
 }
