@@ -31,6 +31,7 @@ extension S3Provider {
     let prefix = Self.folderPrefix(folder)
     let entries = try await withClient { c -> [S3ListingEntry] in
       var entries: [S3ListingEntry] = []
+      var unshown: [[UInt8]] = []
       var token: String?
       var sawAnything = folder == .root
       repeat {
@@ -41,12 +42,18 @@ extension S3Provider {
           let name = Array(p.dropFirst(prefix.count).dropLast())
           if Self.isUsableName(name) {
             entries.append(S3ListingEntry(name: name, isFolder: true, size: 0, lastModified: nil, etag: ""))
+          } else {
+            unshown.append(p)
           }
         }
         for o in page.objects {
           let name = Array(o.key.dropFirst(prefix.count))
           // The folder's own marker ("a/b/" listed under "a/b/") is not an entry of it.
-          guard Self.isUsableName(name) else { continue }
+          if name.isEmpty { continue }
+          guard Self.isUsableName(name) else {
+            unshown.append(o.key)
+            continue
+          }
           entries.append(
             S3ListingEntry(name: name, isFolder: false, size: o.size, lastModified: o.lastModified, etag: o.etag))
         }
@@ -57,6 +64,7 @@ extension S3Provider {
         // No key under the prefix: the folder is not there (or was a marker that is gone).
         throw S3Error(.noSuchKey, "\(folder.displayString) is not in the bucket")
       }
+      if !unshown.isEmpty { entries.append(.unshown(unshown)) }
       return self.versioned ? try await self.withVersionIDs(entries, prefix: prefix, c) : entries
     }
     let kept = entries.filter { request.includeHidden || $0.name.first != 0x2E }
@@ -95,8 +103,9 @@ extension S3Provider {
     }
   }
 
-  /// A name Folio can show and address: not empty, not "." or "..", no NUL (a key "a//b" or
-  /// "a/./b" has such a segment; it stays on the store, unseen, rather than being mangled).
+  /// A name Folio can show and address: not empty, not "." or "..", no NUL. A key "a//b" or
+  /// "a/./b" has such a segment: it stays on the store as it is, never mangled into another name,
+  /// and its folder's listing says so (``S3ListingEntry/unshown(_:)``).
   static func isUsableName(_ name: [UInt8]) -> Bool {
     !name.isEmpty && name != [0x2E] && name != [0x2E, 0x2E] && !name.contains(0) && !name.contains(0x2F)
   }

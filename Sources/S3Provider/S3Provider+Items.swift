@@ -53,6 +53,7 @@ extension S3Provider {
   }
 
   func makeItem(_ folder: ItemPath, _ e: S3ListingEntry) -> Item {
+    if !e.unshownKeys.isEmpty { return unshownItem(folder, e) }
     let path = folder.appending(ItemName(bytes: e.name))
     return e.isFolder ? folderItem(path) : fileItem(path, size: e.size, lastModified: e.lastModified, etag: e.etag, versionID: e.versionID)
   }
@@ -68,6 +69,30 @@ extension S3Provider {
       version: S3ContentVersion.make(etag: etag, versionID: versionID), documentSize: size,
       contentModificationDate: lastModified, isDownloaded: false, isMostRecentVersionDownloaded: false)
   }
+
+  /// The row that says which keys of `folder` Folio cannot show, through the mechanism of entries
+  /// listed by name only (`metadataError`): `folio ls` prints it with `?` and ends in error, the
+  /// browser says why in its status line and Info, the poller never indexes it, and no operation
+  /// reaches it (its identifier names no key, so nothing can rename or delete those keys through
+  /// it). The keys stay on the store as they are.
+  func unshownItem(_ folder: ItemPath, _ e: S3ListingEntry) -> Item {
+    let shown = e.unshownKeys.prefix(5).map { "'" + TerminalText.escape(bytes: $0) + "'" }.joined(separator: ", ")
+    let more = e.unshownKeys.count > 5 ? " and \(e.unshownKeys.count - 5) more" : ""
+    let what = e.unshownKeys.count == 1 ? "1 key" : "\(e.unshownKeys.count) keys"
+    let error = ProviderError(
+      .featureUnsupported,
+      "\(what) under \(folder.displayString) cannot be shown: \(shown)\(more) (an empty, '.' or '..' name has no place in a "
+        + "folder); Folio leaves them on the store untouched: rename them with another S3 client to see them here")
+    let name = ItemName(bytes: e.name)
+    return Item(
+      identifier: ItemIdentifier(Self.unshownScheme + Base64URL.encode(folder.bytes)),
+      parentIdentifier: identifier(for: folder), filename: name, path: folder.appending(name), contentType: .data,
+      capabilities: [], version: .empty, metadataError: error)
+  }
+
+  /// The scheme of the rows standing for keys Folio cannot show: not ``identifiers``' "k:", so
+  /// ``path(for:)`` maps none of them to a key.
+  static let unshownScheme = "k!unshown:"
 
   /// A folder: a prefix. It has no version of its own (S3 keeps no folder): empty, so the poller
   /// has no hint that could pass for "unchanged" and always lists it (ListingPoller.hint(of:)).

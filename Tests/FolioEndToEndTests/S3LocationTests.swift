@@ -54,6 +54,32 @@ import Testing
     #expect(try await raw.listObjects(prefix: Array("team/".utf8)).objects.isEmpty)
   }
 
+  /// `folio ls` of a folder holding keys Folio cannot show lists what it can, then says which keys
+  /// are not shown and ends in error (as for a local folder whose entries cannot be read).
+  @Test func lsSaysWhichKeysItCannotShow() async throws {
+    let moto = try await MotoServer()
+    defer { moto.stop() }
+    let raw = try moto.client(bucket: moto.plainBucket)
+    let empty = try S3LocationFile.empty()
+    defer { try? FileManager.default.removeItem(atPath: empty) }
+    for key in ["a/ok.txt", "a//hidden.txt"] {
+      _ = try await raw.putObject(
+        Array(key.utf8), fromFile: empty, size: 0, sha256: "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+    }
+    let s = try Sandbox()
+    let added = try s.folio(
+      [
+        "domain", "add", "store", "--s3", "s3://\(moto.plainBucket)", "--endpoint", moto.endpointURL,
+        "--access-key-id", moto.credentials.accessKeyID, "--secret-stdin",
+      ], stdin: moto.credentials.secretAccessKey + "\n")
+    #expect(added.status == 0, "\(added)")
+    let listed = try s.folio("ls", "store:/a")
+    #expect(listed.out.contains("ok.txt") && listed.out.contains("(1 key Folio cannot show)"), "\(listed)")
+    #expect(listed.status != 0, "\(listed)")
+    #expect(listed.err.contains("1 key under /a cannot be shown: 'a//'"), "\(listed)")
+    #expect(try await raw.listObjects(prefix: Array("a/".utf8), delimiter: nil).objects.count == 2, "left as they are")
+  }
+
   @Test func aWrongSecretAddsNothing() async throws {
     let moto = try await MotoServer()
     defer { moto.stop() }
@@ -68,5 +94,14 @@ import Testing
     #expect(!config.contains("type = \"s3\""), "nothing saved: \(config)")
     let credentials = (try? String(contentsOfFile: s.configHome + "/folio/credentials", encoding: .utf8)) ?? ""
     #expect(!credentials.contains("store="), "no secret kept")
+  }
+}
+
+enum S3LocationFile {
+  /// An empty file's path, to upload.
+  static func empty() throws -> String {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("s3loc-\(UUID().uuidString)").path
+    try Data().write(to: URL(fileURLWithPath: path))
+    return path
   }
 }
