@@ -32,13 +32,15 @@ extension S3Provider {
     let entries = try await withClient { c -> [S3ListingEntry] in
       var entries: [S3ListingEntry] = []
       var unshown: [[UInt8]] = []
+      var seenPrefixes: Set<[UInt8]> = []
       var token: String?
       var sawAnything = folder == .root
       repeat {
         try Task.checkCancellation()
         let page = try await c.listObjects(prefix: prefix, delimiter: "/", continuationToken: token)
         sawAnything = sawAnything || !page.objects.isEmpty || !page.commonPrefixes.isEmpty
-        for p in page.commonPrefixes {
+        // Some stores repeat every common prefix on each v1 page (moto does): each once.
+        for p in page.commonPrefixes where seenPrefixes.insert(p).inserted {
           let name = Array(p.dropFirst(prefix.count).dropLast())
           if Self.isUsableName(name) {
             entries.append(S3ListingEntry(name: name, isFolder: true, size: 0, lastModified: nil, etag: ""))
