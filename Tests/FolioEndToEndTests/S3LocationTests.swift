@@ -54,6 +54,33 @@ import Testing
     #expect(try await raw.listObjects(prefix: Array("team/".utf8)).objects.isEmpty)
   }
 
+  /// A bucket keeps no tags: this computer does, and they follow a folder's rename made here
+  /// (every key copied and deleted), so a search by tag finds the moved file.
+  @Test func aFolderRenameKeepsTheTagsOfWhatItHolds() async throws {
+    let moto = try await MotoServer()
+    defer { moto.stop() }
+    let s = try Sandbox()
+    let added = try s.folio(
+      [
+        "domain", "add", "store", "--s3", "s3://\(moto.plainBucket)", "--endpoint", moto.endpointURL,
+        "--access-key-id", moto.credentials.accessKeyID, "--secret-stdin",
+      ], stdin: moto.credentials.secretAccessKey + "\n")
+    #expect(added.status == 0, "\(added)")
+    try s.file("notes é #1.txt", "tagged\n")
+    #expect(try s.folio("mkdir", "store:/Plans").status == 0)
+    #expect(try s.folio("cp", "notes é #1.txt", "store:/Plans/").status == 0)
+    let tagged = try s.folio("tag", "store:/Plans/notes é #1.txt", "--add", "Red")
+    #expect(tagged.status == 0, "\(tagged)")
+    let renamed = try s.folio("rename", "store:/Plans", "Plans 2027")
+    #expect(renamed.status == 0, "\(renamed)")
+    let raw = try moto.client(bucket: moto.plainBucket)
+    let keys = try await raw.listObjects(prefix: [], delimiter: nil).objects.map { String(decoding: $0.key, as: UTF8.self) }
+    #expect(Set(keys) == ["Plans 2027/", "Plans 2027/notes é #1.txt"], "\(keys)")
+    let found = try s.folio("search", "Red")
+    #expect(found.out.contains("store:/Plans 2027/notes é #1.txt"), "\(found)")
+    #expect(!found.out.contains("store:/Plans/"), "\(found)")
+  }
+
   /// `folio ls` of a folder holding keys Folio cannot show lists what it can, then says which keys
   /// are not shown and ends in error (as for a local folder whose entries cannot be read).
   @Test func lsSaysWhichKeysItCannotShow() async throws {
