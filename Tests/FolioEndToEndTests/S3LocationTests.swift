@@ -107,6 +107,55 @@ import Testing
     #expect(try await raw.listObjects(prefix: Array("a/".utf8), delimiter: nil).objects.count == 2, "left as they are")
   }
 
+  /// `folio put` of a multipart upload (96 MiB: six 16 MiB parts) killed with SIGKILL once the store
+  /// holds a part: moto is frozen the moment a part is seen, so the kill lands mid-upload whatever
+  /// the machine's speed. Nothing is under the real key; `folio sync` then delivers exactly the
+  /// bytes, completing the pending upload, and leaves none pending.
+  @Test func aMultipartUploadKilledMidwayIsResumedBySyncWithExactlyTheBytes() async throws {
+    let moto = try await MotoServer()
+    defer {
+      moto.resume()
+      moto.stop()
+    }
+    let s = try Sandbox()
+    let added = try s.folio(
+      [
+        "domain", "add", "store", "--s3", "s3://\(moto.plainBucket)", "--endpoint", moto.endpointURL,
+        "--access-key-id", moto.credentials.accessKeyID, "--secret-stdin",
+      ], stdin: moto.credentials.secretAccessKey + "\n")
+    #expect(added.status == 0, "\(added)")
+    let payload = try s.file("payload.bin", "")
+    try Data(randomBytes(96 << 20, seed: 23)).write(to: URL(fileURLWithPath: payload))
+    let raw = try moto.client(bucket: moto.plainBucket)
+    let key = Array("payload.bin".utf8)
+    let put = try BackgroundFolio(s, ["put", "payload.bin", "store:/"])
+    var caught = false
+    let deadline = Date().addingTimeInterval(300)  // a hang guard, not the oracle
+    while put.isRunning && !caught && Date() < deadline {
+      if let pending = try await raw.listMultipartUploads().first(where: { $0.key == key }),
+        try await !raw.listParts(key, uploadID: pending.uploadID).isEmpty
+      {
+        moto.freeze()
+        caught = true
+      } else {
+        try await Task.sleep(for: .milliseconds(10))
+      }
+    }
+    try #require(caught && put.isRunning, "the upload was not caught in the middle")
+    put.kill9()
+    moto.resume()
+    let absent = await #expect(throws: S3Error.self) { _ = try await raw.headObject(key) }
+    #expect(absent?.code == .noSuchKey, "the real key holds no part")
+
+    let done = try s.folio("sync")
+    #expect(done.status == 0, "\(done)")
+    let back = s.root + "/back.bin"
+    let got = try s.folio("get", "store:/payload.bin", Arg(back))
+    #expect(got.status == 0, "\(got)")
+    #expect(try sha256(back, s) == (try sha256(payload, s)))
+    #expect(try await raw.listMultipartUploads().isEmpty, "nothing left pending")
+  }
+
   @Test func aWrongSecretAddsNothing() async throws {
     let moto = try await MotoServer()
     defer { moto.stop() }
