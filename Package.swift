@@ -256,7 +256,7 @@ let package = Package(
     // S3Provider against moto on loopback: the provider contract on a real S3 API.
     .testTarget(
       name: "S3ProviderTests",
-      dependencies: ["S3Provider", "S3Client", "S3TestSupport", "ProviderAPI", "TestExecution"],
+      dependencies: ["S3Provider", "S3Client", "S3TestSupport", "ProviderAPI", "TestExecution", "TestSupport"],
       swiftSettings: strict),
     // WebDAVProvider against real Apache, nginx and rclone servers on loopback.
     .testTarget(

@@ -27,7 +27,9 @@ public struct S3ListPage: Sendable, Equatable {
 }
 
 extension S3Client {
-  /// One page of `GET /?list-type=2`: objects and common prefixes under `prefix`, in key order.
+  /// One page of the objects and common prefixes under `prefix`, in key order: ListObjectsV2
+  /// (`GET /?list-type=2`), or ListObjects v1 with `marker` on a store without v2
+  /// (``S3ListingDialect``: learnt from the store's first answer, kept in ``listing``).
   ///
   /// Keys are asked for with `encoding-type=url` and decoded, since XML 1.0 cannot carry some key
   /// bytes. A server that ignores the parameter (and does not echo it) is read as plain text.
@@ -35,10 +37,11 @@ extension S3Client {
   /// - Parameters:
   ///   - prefix: Relative to the endpoint's prefix; a folder ends with `/`.
   ///   - delimiter: `/` to list one level; nil for every key below.
-  ///   - continuationToken: The previous page's ``S3ListPage/nextContinuationToken``.
+  ///   - continuationToken: The previous page's ``S3ListPage/nextContinuationToken`` (a v2 token,
+  ///     or a v1 marker in Folio's own form).
   ///   - startAfter: List keys after this one (relative): the way to resume when a token is refused.
   ///   - maxKeys: At most 1000 (S3 caps it there anyway).
-  /// - Throws: ``S3Error``; `.malformed` when a page is truncated without a token, or lists a key
+  /// - Throws: ``S3Error``; `.malformed` when a page is truncated without a way on, or lists a key
   ///   outside `prefix`.
   public func listObjects(
     prefix: [UInt8] = [], delimiter: String? = "/", continuationToken: String? = nil, startAfter: [UInt8]? = nil,
@@ -48,14 +51,40 @@ extension S3Client {
     guard S3URIEncoding.isUTF8(fullPrefix) else {
       throw S3Error(.invalidArgument, "the prefix \(display(fullPrefix)) is not UTF-8 text, which S3 keys must be")
     }
-    var query: [(name: String, value: String)] = [
-      ("list-type", "2"), ("encoding-type", "url"), ("max-keys", String(min(max(maxKeys, 1), 1000))),
-    ]
+    let marker = continuationToken.flatMap(S3ListingDialect.marker(fromToken:))
+    if marker != nil || (continuationToken == nil && listing.version == .v1) {
+      return try await listPage(
+        fullPrefix, delimiter: delimiter, v2: false, token: nil, after: startAfter, marker: marker, maxKeys: maxKeys)
+    }
+    do {
+      return try await listPage(
+        fullPrefix, delimiter: delimiter, v2: true, token: continuationToken, after: startAfter, maxKeys: maxKeys)
+    } catch let error as S3Error where continuationToken == nil && S3ListingDialect.meansNoV2(error) {
+      let page = try await listPage(
+        fullPrefix, delimiter: delimiter, v2: false, token: nil, after: startAfter, maxKeys: maxKeys)
+      listing.learnNoV2()
+      return page
+    }
+  }
+
+  /// One listing request and its page. `after` (relative) is `start-after` in v2, `marker` in v1;
+  /// `marker` is a v1 marker as the store gave it (a full key on AWS; moto gives a token of its
+  /// own), sent back as is. A v2 request answered in v1's form (a truncated page without a
+  /// continuation token but with v1's markers: `list-type` ignored) is read as v1, and the store is
+  /// known to lack v2 from then on.
+  private func listPage(
+    _ fullPrefix: [UInt8], delimiter: String?, v2: Bool, token: String?, after: [UInt8]?, marker: [UInt8]? = nil,
+    maxKeys: Int
+  ) async throws -> S3ListPage {
+    var query: [(name: String, value: String)] = v2 ? [("list-type", "2")] : []
+    query += [("encoding-type", "url"), ("max-keys", String(min(max(maxKeys, 1), 1000)))]
     if !fullPrefix.isEmpty { query.append(("prefix", String(decoding: fullPrefix, as: UTF8.self))) }
     if let delimiter { query.append(("delimiter", delimiter)) }
-    if let continuationToken { query.append(("continuation-token", continuationToken)) }
-    if let startAfter {
-      query.append(("start-after", String(decoding: try endpoint.fullKey(startAfter), as: UTF8.self)))
+    if let token { query.append(("continuation-token", token)) }
+    if let marker {
+      query.append(("marker", String(decoding: marker, as: UTF8.self)))
+    } else if let after {
+      query.append((v2 ? "start-after" : "marker", String(decoding: try endpoint.fullKey(after), as: UTF8.self)))
     }
     let context = "listing \(display(fullPrefix.isEmpty ? Array(endpoint.bucket.utf8) : fullPrefix))"
     let root = try await sendForXML(Request(method: .GET, path: endpoint.bucketPath, query: query, context: context))
@@ -81,10 +110,32 @@ extension S3Client {
       }
       page.commonPrefixes.append(folder)
     }
-    page.nextContinuationToken = root.string("NextContinuationToken").flatMap { $0.isEmpty ? nil : $0 }
-    if page.isTruncated && page.nextContinuationToken == nil {
+    guard page.isTruncated else { return page }
+    if v2, let next = root.string("NextContinuationToken"), !next.isEmpty {
+      page.nextContinuationToken = next
+      return page
+    }
+    let answeredV1 = root.child("NextMarker") != nil || root.child("Marker") != nil
+    guard !v2 || answeredV1 else {
       throw S3Error.malformed("\(context): a truncated page without a continuation token")
     }
+    // v1: NextMarker where the store sends it (AWS: only with a delimiter; URL-encoded with the
+    // keys), else the greatest key or prefix of the page, as the ListObjects documentation says.
+    let stated = try root.string("NextMarker").flatMap { text -> [UInt8]? in
+      guard !text.isEmpty else { return nil }
+      guard keys.encoded else { return Array(text.utf8) }
+      guard let decoded = S3URIEncoding.decodeURLEncoded(text) else {
+        throw S3Error.malformed("\(context): a NextMarker with a bad %-escape")
+      }
+      return decoded
+    }
+    let greatest = [page.objects.last?.key, page.commonPrefixes.last].compactMap { $0 }
+      .max { $0.lexicographicallyPrecedes($1) }.map { endpoint.prefix + $0 }
+    guard let next = stated ?? greatest, next != (marker ?? after.map { endpoint.prefix + $0 }) else {
+      throw S3Error.malformed("\(context): a truncated page that does not move past its marker")
+    }
+    if v2 { listing.learnNoV2() }
+    page.nextContinuationToken = S3ListingDialect.token(marker: next)
     return page
   }
 

@@ -19,6 +19,8 @@ public final class S3Client: Sendable {
   public let endpoint: S3Endpoint
   public let credentials: S3Credentials
   let httpClient: HTTPClient
+  /// Whether the store has ListObjectsV2; share one between the clients of a location.
+  public let listing: S3ListingDialect
   private let clock = ClockOffset()
 
   /// Bodies of XML answers are read whole; a listing page of 1000 long keys is well under this.
@@ -42,12 +44,19 @@ public final class S3Client: Sendable {
     return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
   }()
 
-  /// - Parameter httpClient: Another client for other TLS settings (a private CA); it must not
-  ///   follow redirects.
-  public init(endpoint: S3Endpoint, credentials: S3Credentials, httpClient: HTTPClient = S3Client.sharedHTTPClient) {
+  /// - Parameters:
+  ///   - httpClient: Another client for other TLS settings (a private CA); it must not follow
+  ///     redirects.
+  ///   - listing: What is known of the store's listings (a location's clients share one, so a
+  ///     store without ListObjectsV2 is found out once).
+  public init(
+    endpoint: S3Endpoint, credentials: S3Credentials, httpClient: HTTPClient = S3Client.sharedHTTPClient,
+    listing: S3ListingDialect = S3ListingDialect()
+  ) {
     self.endpoint = endpoint
     self.credentials = credentials
     self.httpClient = httpClient
+    self.listing = listing
   }
 
   /// Seconds to add to this machine's clock to get the server's, learnt from a skew refusal.

@@ -43,6 +43,9 @@ public struct S3Error: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidPart
     /// NotImplemented (501) or a parameter the server does not know (an S3-compatible).
     case notImplemented
+    /// The store is full or the bucket is over its quota: 507 Insufficient Storage, or a vendor's
+    /// code for it (``S3Error/storageFullCodes``). Not worth retrying until space is freed.
+    case insufficientStorage
     /// A key S3 cannot carry (empty, not UTF-8, over 1024 bytes) or another invalid argument
     /// caught before anything was sent.
     case invalidArgument
@@ -101,8 +104,20 @@ public struct S3Error: Error, Sendable, Equatable, CustomStringConvertible {
 
   static func malformed(_ what: String) -> S3Error { S3Error(.malformed, "the S3 server sent a bad reply: \(what)") }
 
+  /// The `<Code>`s that mean "no space left" — AWS itself has none (remote-providers.md §1.5
+  /// "vendor codes, to be collected as they are seen"), so each is a vendor's, from its source:
+  /// MinIO `XMinioStorageFull` (507: its drives are under the free-space threshold) and
+  /// `XMinioAdminBucketQuotaExceeded` (400: a hard bucket quota; minio `cmd/api-errors.go`), Ceph
+  /// RGW `QuotaExceeded` (403: a user or bucket quota; `rgw_common.cc` ERR_QUOTA_EXCEEDED, also
+  /// Versity's gateway). Any other code under a 507 Insufficient Storage is full as well. Wasabi's
+  /// published S3 error table names no quota code, and none was found for Backblaze B2's S3 API:
+  /// theirs stay what their status says. Read before the status, since Ceph's 403 would otherwise
+  /// ask for a sign-in.
+  public static let storageFullCodes: Set<String> = ["XMinioStorageFull", "XMinioAdminBucketQuotaExceeded", "QuotaExceeded"]
+
   /// The code for S3's `<Code>` string, or for the status when the string is unknown or absent.
   static func code(serverCode: String?, status: Int) -> Code {
+    if let serverCode, storageFullCodes.contains(serverCode) { return .insufficientStorage }
     switch serverCode {
     case "NoSuchKey": return .noSuchKey
     case "NoSuchBucket": return .noSuchBucket
@@ -135,6 +150,7 @@ public struct S3Error: Error, Sendable, Equatable, CustomStringConvertible {
     case 416: return .invalidRange
     case 429, 503: return .slowDown
     case 501: return .notImplemented
+    case 507: return .insufficientStorage
     case 500...599: return .serviceUnavailable
     default: return .badRequest
     }

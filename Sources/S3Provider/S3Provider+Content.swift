@@ -39,7 +39,8 @@ extension S3Provider {
         throw error
       }
       let item = self.fileItem(
-        path, size: download.info.size, lastModified: download.info.lastModified, etag: download.info.etag)
+        path, size: download.info.size, lastModified: download.info.lastModified, etag: download.info.etag,
+        versionID: download.info.versionID)
       guard let stated = download.info.metadata[Self.sha256Key] else { return (item, nil) }
       guard stated.lowercased() == download.sha256 else {
         throw ProviderError(
@@ -59,7 +60,8 @@ extension S3Provider {
     guard range.lowerBound >= 0 else { throw ProviderError(.invalidArgument, "invalid range \(range)") }
     return try await withClient { c in
       let info = try await c.headObject(Self.key(path))
-      let item = self.fileItem(path, size: info.size, lastModified: info.lastModified, etag: info.etag)
+      let item = self.fileItem(
+        path, size: info.size, lastModified: info.lastModified, etag: info.etag, versionID: info.versionID)
       let wanted = min(range.lowerBound, info.size)..<min(range.upperBound, info.size)
       guard !wanted.isEmpty else { return (item, wanted) }
       let fd = open(destination.path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)

@@ -29,7 +29,7 @@ extension S3Provider {
   func stat(_ path: ItemPath, _ c: S3Client) async throws -> Item {
     do {
       let info = try await c.headObject(Self.key(path))
-      return fileItem(path, size: info.size, lastModified: info.lastModified, etag: info.etag)
+      return fileItem(path, size: info.size, lastModified: info.lastModified, etag: info.etag, versionID: info.versionID)
     } catch let error as S3Error where error.code == .accessDenied {
       // A HEAD answer has no body: a wrong secret and a missing permission both read "403". A
       // listing's answer says which (SignatureDoesNotMatch is a sign-in, not a permission).
@@ -53,20 +53,46 @@ extension S3Provider {
   }
 
   func makeItem(_ folder: ItemPath, _ e: S3ListingEntry) -> Item {
+    if !e.unshownKeys.isEmpty { return unshownItem(folder, e) }
     let path = folder.appending(ItemName(bytes: e.name))
-    return e.isFolder ? folderItem(path) : fileItem(path, size: e.size, lastModified: e.lastModified, etag: e.etag)
+    return e.isFolder ? folderItem(path) : fileItem(path, size: e.size, lastModified: e.lastModified, etag: e.etag, versionID: e.versionID)
   }
 
-  /// A file: its ETag is the content version. Dataless: the core downloads on demand.
-  func fileItem(_ path: ItemPath, size: Int64, lastModified: Date?, etag: String) -> Item {
+  /// A file: its ETag (and version id, on a versioned bucket) is the content version
+  /// (``S3ContentVersion``). Dataless: the core downloads on demand.
+  func fileItem(_ path: ItemPath, size: Int64, lastModified: Date?, etag: String, versionID: String? = nil) -> Item {
     let name = path.lastComponent ?? ItemName(bytes: Array(endpoint.bucket.utf8))
     return Item(
       identifier: identifier(for: path), parentIdentifier: identifier(for: path.parent), filename: name, path: path,
       contentType: ContentType.forExtension(name.pathExtension),
       capabilities: [.reading, .writing, .reparenting, .renaming, .deleting, .evicting],
-      version: (try? ItemVersion(content: etag, metadata: "")) ?? .empty, documentSize: size,
+      version: S3ContentVersion.make(etag: etag, versionID: versionID), documentSize: size,
       contentModificationDate: lastModified, isDownloaded: false, isMostRecentVersionDownloaded: false)
   }
+
+  /// The row that says which keys of `folder` Folio cannot show, through the mechanism of entries
+  /// listed by name only (`metadataError`): `folio ls` prints it with `?` and ends in error, the
+  /// browser says why in its status line and Info, the poller never indexes it, and no operation
+  /// reaches it (its identifier names no key, so nothing can rename or delete those keys through
+  /// it). The keys stay on the store as they are.
+  func unshownItem(_ folder: ItemPath, _ e: S3ListingEntry) -> Item {
+    let shown = e.unshownKeys.prefix(5).map { "'" + TerminalText.escape(bytes: $0) + "'" }.joined(separator: ", ")
+    let more = e.unshownKeys.count > 5 ? " and \(e.unshownKeys.count - 5) more" : ""
+    let what = e.unshownKeys.count == 1 ? "1 key" : "\(e.unshownKeys.count) keys"
+    let error = ProviderError(
+      .featureUnsupported,
+      "\(what) under \(folder.displayString) cannot be shown: \(shown)\(more) (an empty, '.' or '..' name has no place in a "
+        + "folder); Folio leaves them on the store untouched: rename them with another S3 client to see them here")
+    let name = ItemName(bytes: e.name)
+    return Item(
+      identifier: ItemIdentifier(Self.unshownScheme + Base64URL.encode(folder.bytes)),
+      parentIdentifier: identifier(for: folder), filename: name, path: folder.appending(name), contentType: .data,
+      capabilities: [], version: .empty, metadataError: error)
+  }
+
+  /// The scheme of the rows standing for keys Folio cannot show: not ``identifiers``' "k:", so
+  /// ``path(for:)`` maps none of them to a key.
+  static let unshownScheme = "k!unshown:"
 
   /// A folder: a prefix. It has no version of its own (S3 keeps no folder): empty, so the poller
   /// has no hint that could pass for "unchanged" and always lists it (ListingPoller.hint(of:)).
@@ -80,9 +106,7 @@ extension S3Provider {
       version: .empty)
   }
 
-  /// The ETag a content version names (nil for another provider's version, or a folder's).
-  static func etag(_ version: ItemVersion) -> String? {
-    guard let text = String(data: version.content, encoding: .utf8), !text.isEmpty, text != "folder" else { return nil }
-    return text
-  }
+  /// The ETag a content version names (nil for another provider's version, or a folder's): what
+  /// `If-Match` compares, without the version id.
+  static func etag(_ version: ItemVersion) -> String? { S3ContentVersion.etag(version) }
 }

@@ -32,7 +32,7 @@ extension S3Provider {
         self.conditionalWrites == .honoured && !options.contains(.mayAlreadyExist) ? .ifNoneMatch : .none
       do {
         let written = try await self.upload(c, Self.key(target), local, size: size, sha256: sha, condition: condition, progress)
-        return self.fileItem(target, size: size, lastModified: Date(), etag: written.etag)
+        return self.fileItem(target, size: size, lastModified: Date(), etag: written.etag, versionID: written.versionID)
       } catch let error as S3Error where error.code == .preconditionFailed {
         throw self.collision(target)
       }

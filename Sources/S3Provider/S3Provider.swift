@@ -30,6 +30,9 @@ public final class S3Provider: Provider, PathKeyedProvider, AccountStatusProvidi
   /// newest version is one (``S3Provider+Trash``).
   public let versioned: Bool
   private let credentials: Mutex<S3Credentials?>
+  /// Whether the store has ListObjectsV2, learnt by the first listing and shared by every client
+  /// this provider makes.
+  let listing: S3ListingDialect
   let listings = FolderListingCache<S3ListingEntry>(capacity: 16)
   /// Above this an upload is sent in parts (resumable: parts already on the store are not sent again).
   let multipartThreshold: Int64
@@ -56,8 +59,9 @@ public final class S3Provider: Provider, PathKeyedProvider, AccountStatusProvidi
     domain: DomainIdentifier, endpoint: S3Endpoint, credentials: S3Credentials?,
     conditionalWrites: ProviderTraits.ConditionalWrites = .unknown, versioned: Bool = false,
     multipartThreshold: Int64 = 64 << 20, partSize: Int64 = 16 << 20, copyPartThreshold: Int64 = 5 << 30,
-    copyPartSize: Int64 = 512 << 20
+    copyPartSize: Int64 = 512 << 20, listing: S3ListingDialect = S3ListingDialect()
   ) {
+    self.listing = listing
     self.copyPartThreshold = min(5 << 30, max(5 << 20, copyPartThreshold))
     self.copyPartSize = min(5 << 30, max(5 << 20, copyPartSize))
     self.domain = domain
@@ -76,7 +80,7 @@ public final class S3Provider: Provider, PathKeyedProvider, AccountStatusProvidi
         .notAuthenticated,
         "no credentials for \(domain.rawValue): set AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, a profile in ~/.aws, or sign in")
     }
-    return S3Client(endpoint: endpoint, credentials: credentials)
+    return S3Client(endpoint: endpoint, credentials: credentials, listing: listing)
   }
 
   /// Runs `body` with a client; S3 failures become `ProviderError`s naming the location's paths.
@@ -94,7 +98,7 @@ public final class S3Provider: Provider, PathKeyedProvider, AccountStatusProvidi
   /// A person typed an access key id (as the user) and its secret.
   public func authenticate(_ given: Credentials) async throws(ProviderError) {
     let candidate = S3Credentials(accessKeyID: given.user, secretAccessKey: given.secret)
-    let c = S3Client(endpoint: endpoint, credentials: candidate)
+    let c = S3Client(endpoint: endpoint, credentials: candidate, listing: listing)
     do {
       _ = try await c.listObjects(maxKeys: 1)
     } catch {

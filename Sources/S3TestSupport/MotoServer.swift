@@ -121,6 +121,13 @@ public final class MotoServer: @unchecked Sendable {
 
   public var log: String { (try? String(contentsOfFile: folder + "/moto.log", encoding: .utf8)) ?? "" }
 
+  /// Freezes moto (SIGSTOP): the server of a dead machine or a hung process, not a closed port —
+  /// connections are still accepted by the kernel, and no answer ever comes. ``resume()`` thaws it.
+  public func freeze() { if !stopped { kill(pid, SIGSTOP) } }
+
+  /// Thaws a frozen moto (SIGCONT): it answers again, with everything it held.
+  public func resume() { if !stopped { kill(pid, SIGCONT) } }
+
   /// Stops moto (SIGKILL to its pid, then waits for it) and removes its folder. Safe to call twice.
   /// Not SIGTERM: moto's handler exits the main thread, and a connection the HTTP client keeps
   /// open holds a request thread that keeps the process alive.

@@ -54,6 +54,108 @@ import Testing
     #expect(try await raw.listObjects(prefix: Array("team/".utf8)).objects.isEmpty)
   }
 
+  /// A bucket keeps no tags: this computer does, and they follow a folder's rename made here
+  /// (every key copied and deleted), so a search by tag finds the moved file.
+  @Test func aFolderRenameKeepsTheTagsOfWhatItHolds() async throws {
+    let moto = try await MotoServer()
+    defer { moto.stop() }
+    let s = try Sandbox()
+    let added = try s.folio(
+      [
+        "domain", "add", "store", "--s3", "s3://\(moto.plainBucket)", "--endpoint", moto.endpointURL,
+        "--access-key-id", moto.credentials.accessKeyID, "--secret-stdin",
+      ], stdin: moto.credentials.secretAccessKey + "\n")
+    #expect(added.status == 0, "\(added)")
+    try s.file("notes é #1.txt", "tagged\n")
+    #expect(try s.folio("mkdir", "store:/Plans").status == 0)
+    #expect(try s.folio("cp", "notes é #1.txt", "store:/Plans/").status == 0)
+    let tagged = try s.folio("tag", "store:/Plans/notes é #1.txt", "--add", "Red")
+    #expect(tagged.status == 0, "\(tagged)")
+    let renamed = try s.folio("rename", "store:/Plans", "Plans 2027")
+    #expect(renamed.status == 0, "\(renamed)")
+    let raw = try moto.client(bucket: moto.plainBucket)
+    let keys = try await raw.listObjects(prefix: [], delimiter: nil).objects.map { String(decoding: $0.key, as: UTF8.self) }
+    #expect(Set(keys) == ["Plans 2027/", "Plans 2027/notes é #1.txt"], "\(keys)")
+    let found = try s.folio("search", "Red")
+    #expect(found.out.contains("store:/Plans 2027/notes é #1.txt"), "\(found)")
+    #expect(!found.out.contains("store:/Plans/"), "\(found)")
+  }
+
+  /// `folio ls` of a folder holding keys Folio cannot show lists what it can, then says which keys
+  /// are not shown and ends in error (as for a local folder whose entries cannot be read).
+  @Test func lsSaysWhichKeysItCannotShow() async throws {
+    let moto = try await MotoServer()
+    defer { moto.stop() }
+    let raw = try moto.client(bucket: moto.plainBucket)
+    let empty = try S3LocationFile.empty()
+    defer { try? FileManager.default.removeItem(atPath: empty) }
+    for key in ["a/ok.txt", "a//hidden.txt"] {
+      _ = try await raw.putObject(
+        Array(key.utf8), fromFile: empty, size: 0, sha256: "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+    }
+    let s = try Sandbox()
+    let added = try s.folio(
+      [
+        "domain", "add", "store", "--s3", "s3://\(moto.plainBucket)", "--endpoint", moto.endpointURL,
+        "--access-key-id", moto.credentials.accessKeyID, "--secret-stdin",
+      ], stdin: moto.credentials.secretAccessKey + "\n")
+    #expect(added.status == 0, "\(added)")
+    let listed = try s.folio("ls", "store:/a")
+    #expect(listed.out.contains("ok.txt") && listed.out.contains("(1 key Folio cannot show)"), "\(listed)")
+    #expect(listed.status != 0, "\(listed)")
+    #expect(listed.err.contains("1 key under /a cannot be shown: 'a//'"), "\(listed)")
+    #expect(try await raw.listObjects(prefix: Array("a/".utf8), delimiter: nil).objects.count == 2, "left as they are")
+  }
+
+  /// `folio put` of a multipart upload (96 MiB: six 16 MiB parts) killed with SIGKILL once the store
+  /// holds a part: moto is frozen the moment a part is seen, so the kill lands mid-upload whatever
+  /// the machine's speed. Nothing is under the real key; `folio sync` then delivers exactly the
+  /// bytes, completing the pending upload, and leaves none pending.
+  @Test func aMultipartUploadKilledMidwayIsResumedBySyncWithExactlyTheBytes() async throws {
+    let moto = try await MotoServer()
+    defer {
+      moto.resume()
+      moto.stop()
+    }
+    let s = try Sandbox()
+    let added = try s.folio(
+      [
+        "domain", "add", "store", "--s3", "s3://\(moto.plainBucket)", "--endpoint", moto.endpointURL,
+        "--access-key-id", moto.credentials.accessKeyID, "--secret-stdin",
+      ], stdin: moto.credentials.secretAccessKey + "\n")
+    #expect(added.status == 0, "\(added)")
+    let payload = try s.file("payload.bin", "")
+    try Data(randomBytes(96 << 20, seed: 23)).write(to: URL(fileURLWithPath: payload))
+    let raw = try moto.client(bucket: moto.plainBucket)
+    let key = Array("payload.bin".utf8)
+    let put = try BackgroundFolio(s, ["put", "payload.bin", "store:/"])
+    var caught = false
+    let deadline = Date().addingTimeInterval(300)  // a hang guard, not the oracle
+    while put.isRunning && !caught && Date() < deadline {
+      if let pending = try await raw.listMultipartUploads().first(where: { $0.key == key }),
+        try await !raw.listParts(key, uploadID: pending.uploadID).isEmpty
+      {
+        moto.freeze()
+        caught = true
+      } else {
+        try await Task.sleep(for: .milliseconds(10))
+      }
+    }
+    try #require(caught && put.isRunning, "the upload was not caught in the middle")
+    put.kill9()
+    moto.resume()
+    let absent = await #expect(throws: S3Error.self) { _ = try await raw.headObject(key) }
+    #expect(absent?.code == .noSuchKey, "the real key holds no part")
+
+    let done = try s.folio("sync")
+    #expect(done.status == 0, "\(done)")
+    let back = s.root + "/back.bin"
+    let got = try s.folio("get", "store:/payload.bin", Arg(back))
+    #expect(got.status == 0, "\(got)")
+    #expect(try sha256(back, s) == (try sha256(payload, s)))
+    #expect(try await raw.listMultipartUploads().isEmpty, "nothing left pending")
+  }
+
   @Test func aWrongSecretAddsNothing() async throws {
     let moto = try await MotoServer()
     defer { moto.stop() }
@@ -68,5 +170,14 @@ import Testing
     #expect(!config.contains("type = \"s3\""), "nothing saved: \(config)")
     let credentials = (try? String(contentsOfFile: s.configHome + "/folio/credentials", encoding: .utf8)) ?? ""
     #expect(!credentials.contains("store="), "no secret kept")
+  }
+}
+
+enum S3LocationFile {
+  /// An empty file's path, to upload.
+  static func empty() throws -> String {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("s3loc-\(UUID().uuidString)").path
+    try Data().write(to: URL(fileURLWithPath: path))
+    return path
   }
 }
