@@ -127,6 +127,31 @@ extension TerminalEndToEndTests {
       try term.expectTerminalRestored(exitStatus: 0, alternateScreen: false)
     }
 
+    @Test("! says a failing command's status, and Ctrl-C at the pause returns to Folio without quitting it")
+    func shellCommandThatFailsAndCtrlCAtThePause() throws {
+      let sandbox = try Sandbox()
+      try sandbox.file("a.txt", "a")
+      let term = try TmuxTerminal(sandbox, environment: ["SHELL": "/bin/sh"])
+      try term.wait(for: "a.txt")
+      try term.send("!")
+      try term.wait(for: "┌─ Shell command")
+      try term.type("echo failing; exit 3")
+      try term.send("Enter")
+      try term.wait(forAll: ["failing", "[exit status 3] Press any key to return to Folio"])
+      try term.send("C-c")
+      let screen = try term.wait(for: "/bin/sh exited with status 3")
+      #expect(screen.contains("Browse"), "Folio is back, not quit:\n\(screen.framed)")
+      // The last command is proposed again: Enter runs it.
+      try term.send("!")
+      try term.wait(for: "echo failing; exit 3")
+      try term.send("Enter")
+      try term.wait(for: "[exit status 3] Press any key")
+      try term.send("Down")
+      try term.wait(until: "Folio again") { $0.contains("Browse") && $0.listShows("a.txt") }
+      try term.send("q")
+      try term.expectTerminalRestored(exitStatus: 0, alternateScreen: false)
+    }
+
     @Test("S opens $SHELL in the folder being browsed, with FOLIO_LEVEL, and exit comes back")
     func capitalSOpensAShellHere() throws {
       let sandbox = try Sandbox()
