@@ -69,8 +69,15 @@ extension BrowserApp {
       switch outcome {
       case .success(let o):
         let name = TerminalText.escape(bytes: argv[0])
-        let message: String? =
-          o.succeeded ? nil : o.exitStatus.map { "\(name) exited with status \($0)" } ?? "\(name) was ended by signal \(o.signal ?? 0)"
+        // An interactive shell's status is its last command's: noise after `exit`, not news.
+        let message: String?
+        if o.succeeded || !pauseAfter {
+          message = nil
+        } else if let status = o.exitStatus {
+          message = "\(name) exited with status \(status)"
+        } else {
+          message = "\(name) was ended by signal \(o.signal ?? 0)"
+        }
         self.send(.operationSucceeded(message: message, reload: true, select: nil))
       case .failure(let e):
         self.send(.operationFailed(e))

@@ -175,13 +175,13 @@ extension TerminalEndToEndTests {
     func copyPathsReachesTmuxThroughOSC52() throws {
       let sandbox = try Sandbox()
       try sandbox.file("first file.txt", "1")
-      try sandbox.file("second.txt", "2")
+      try sandbox.file("second 写真.txt", "2")
       let term = try TmuxTerminal(sandbox)
       try term.tmux(["set-option", "-g", "set-clipboard", "on"])
-      try term.wait(forAll: ["first file.txt", "second.txt"])
+      try term.wait(forAll: ["first file.txt", "second 写真.txt"])
       try term.send("Space", "Space", "Y")
       try term.wait(for: "Copied 2 paths")
-      let expected = sandbox.path("first file.txt") + "\n" + sandbox.path("second.txt")
+      let expected = sandbox.path("first file.txt") + "\n" + sandbox.path("second 写真.txt")
       try TmuxTerminal.eventually("tmux's buffer to hold the paths") {
         (try? term.tmux(["show-buffer"], check: false)) == expected
       }
