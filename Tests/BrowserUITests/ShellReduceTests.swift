@@ -191,6 +191,19 @@ import Testing
     #expect(s.message?.isError == true)
   }
 
+  @Test func inAPickerARecentsEntryIsChosenWhereItIsNow() {
+    var s = Fixture.state()
+    s.isPicker = true
+    _ = s.reduce(.recentsChanged(Fixture.recents))
+    s.press(.character("2"))
+    let row = Fixture.recents[0]
+    // Enter resolves the entry first (it may have moved); the picker chooses it once found.
+    #expect(s.press(.enter) == [.openEntry(row)])
+    let moved = row.item.with { $0.path = ItemPath("/home/ana/Archive/plain.txt") }
+    #expect(s.reduce(.entryFound(row, moved)) == [.quit])
+    #expect(s.chosen == [ItemPath("/home/ana/Archive/plain.txt")])
+  }
+
   @Test func outsideAPickerEnterOpensTheFile() {
     var s = Fixture.state()
     s.select("plain")
