@@ -219,6 +219,8 @@ public final class BrowserApp {
     case .cancelPreview:
       previewJob?.cancel()
       previewJob = nil
+    case .runShellCommand, .openShell, .copyToSystemClipboard:
+      performShell(effect)
     default:
       performOperation(effect)
     }

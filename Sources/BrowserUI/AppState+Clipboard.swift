@@ -3,13 +3,19 @@ import ProviderAPI
 /// What `y` (Copy) took: the items and the location they belong to. Only the items are kept, not
 /// their bytes: Paste reads them when it runs, as Finder does, so a file edited after Copy is
 /// pasted as it is then.
+///
+/// Or what `Y` (Copy Paths) took: text, the selection's paths one per line. One clipboard, as in
+/// the Files app: copying text replaces items copied before, and the other way round.
 public struct Clipboard: Sendable, Equatable {
   public var items: [Item]
   public var domain: DomainIdentifier
+  /// The text copied (bytes: a path need not be UTF-8); nil when items were copied.
+  public var text: [UInt8]?
 
-  public init(items: [Item], domain: DomainIdentifier) {
+  public init(items: [Item], domain: DomainIdentifier, text: [UInt8]? = nil) {
     self.items = items
     self.domain = domain
+    self.text = text
   }
 }
 
@@ -34,7 +40,11 @@ extension AppState {
   /// items can be pasted again elsewhere.
   mutating func pasteClipboard() -> [Effect] {
     guard let clipboard, !clipboard.items.isEmpty else {
-      message = StatusMessage("Nothing to paste: y copies the selection first", isError: true)
+      let holdsText = clipboard?.text != nil
+      message = StatusMessage(
+        holdsText
+          ? "The clipboard holds paths (text), not items: y copies the selection to paste it"
+          : "Nothing to paste: y copies the selection first", isError: true)
       return []
     }
     guard tab == .browse else {

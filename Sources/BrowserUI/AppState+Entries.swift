@@ -47,7 +47,7 @@ extension AppState {
             FolderLocation(domain: row.domain, identifier: item.identifier, path: item.path, name: item.filename.displayString)),
           pushBack: true)
       } else {
-        effects = [.open(item, row.domain)]
+        effects = openFiles([item], in: row.domain)
       }
       if item.path != row.item.path { message = StatusMessage(Self.followed(row.item, to: item)) }
       return effects

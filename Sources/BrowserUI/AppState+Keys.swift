@@ -159,6 +159,9 @@ extension AppState {
     case .paste: return menuCommand(.paste)
     case .preview: return togglePreviewPane()
     case .previewFull: return togglePreviewFull()
+    case .shellCommand: return promptForShellCommand()
+    case .shell: return openShell()
+    case .copyPaths: return copyPaths()
     case .refresh:
       guard tab == .browse else { return [.loadRecents(tag: recents.tagFilter), .checkEntries(recentsRows)] }
       var effects = reload(keeping: currentItem?.identifier) + [.refreshSidebar]
@@ -180,13 +183,15 @@ extension AppState {
     }
     // Recents, a tag's list and search results come from the index: resolved before opening.
     if tab == .recents, let row = recentsRows[safe: recents.cursor] { return openEntry(row) }
+    // A picker with marks chooses them, wherever the cursor is (yazi, ranger --choosefiles).
+    if isPicker, tab == .browse, !browse.marked.isEmpty { return choose(selection, in: domain) }
     if item.isFolder {
       tab = .browse
       return go(
         to: .folder(FolderLocation(domain: domain, identifier: item.identifier, path: item.path, name: item.filename.displayString)),
         pushBack: true)
     }
-    return [.open(item, domain)]
+    return openFiles([item], in: domain)
   }
 
   // MARK: - Filter

@@ -65,7 +65,7 @@ extension AppState {
     switch command {
     case .open:
       if items.count == 1, items[0].isFolder { return openCurrent() }
-      return items.filter { !$0.isFolder }.map { .open($0, d) }
+      return openFiles(items.filter { !$0.isFolder }, in: d)
     case .info:
       guard let item = items.first else { return [] }
       overlay = .info(item, location: sidebar.locations.first { $0.domain == d }?.name ?? d.rawValue, domain: d)
@@ -275,6 +275,8 @@ extension AppState {
       let program = String(text.drop(while: { $0 == " " }))
       guard !program.isEmpty else { return [] }
       return [.openWith(item, program: program, d)]
+    case .shellCommand(let folder, let arguments):
+      return submitShellCommand(text, in: folder, arguments: arguments)
     case .filter:
       overlay = nil
       return []

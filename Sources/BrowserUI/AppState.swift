@@ -292,6 +292,13 @@ public struct AppState: Sendable, Equatable {
   public var signInDeclined: Set<DomainIdentifier> = []
   /// The preview pane (AppState+Preview.swift).
   public var preview = PreviewPaneState()
+  /// Picker mode (`folio --chooser-file`, AppState+Picker.swift): Enter on a file, or with marks,
+  /// chooses instead of opening, and Folio quits.
+  public var isPicker = false
+  /// What the picker chose, set as it quits; nil when it quit without choosing (q, Ctrl-C).
+  public var chosen: [ItemPath]?
+  /// The last command run with `!`, proposed the next time (Enter runs it again, typing replaces it).
+  public var lastShellCommand: String?
 
   public init(width: Int, height: Int, start: FolderLocation, locations: [LocationEntry]) {
     self.width = width

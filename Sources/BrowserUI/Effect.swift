@@ -43,6 +43,14 @@ public enum Effect: Sendable, Equatable {
   /// a copy, an upload, a download, or both (BrowserApp+Paste.swift).
   case paste([Item], from: DomainIdentifier, into: FolderLocation)
   case openWith(Item, program: String, DomainIdentifier)
+  /// `!`: runs `$SHELL -c COMMAND folio PATH…` in `folder` (the paths are the shell's `"$@"`,
+  /// never part of the command's text), the terminal handed over; its output stays on screen
+  /// until a key.
+  case runShellCommand(String, arguments: [ItemPath], in: ItemPath)
+  /// `S`: an interactive `$SHELL` in `folder`; Folio comes back when it exits.
+  case openShell(in: ItemPath)
+  /// `Y`: puts these bytes on the system clipboard, through the terminal (OSC 52).
+  case copyToSystemClipboard([UInt8])
   case quit
   // Remote items (the sync engine).
   /// Download now (materialize), without opening.

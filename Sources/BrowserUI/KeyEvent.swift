@@ -67,9 +67,18 @@ public protocol TerminalDevice: AnyObject {
   /// that answers at once (a virtual terminal) would turn that into a busy loop on the main actor,
   /// so the loop waits suspended instead.
   var readKeyWaits: Bool { get }
+  /// Puts `bytes` on the system clipboard through the terminal (OSC 52): the terminal, or tmux
+  /// with `set-clipboard on`, takes it — over SSH too, where no clipboard program could reach
+  /// the person's machine.
+  func copyToSystemClipboard(_ bytes: [UInt8])
+  /// While suspended (a shell command's output on screen): writes `prompt` and waits for one
+  /// key, so the output can be read before Folio's screen covers it.
+  func waitForKeyWhileSuspended(prompt: String) async
 }
 
 extension TerminalDevice {
   public func wakeWhenInputArrives(_ wake: @escaping @Sendable () -> Void) -> Bool { false }
   public var readKeyWaits: Bool { true }
+  public func copyToSystemClipboard(_ bytes: [UInt8]) {}
+  public func waitForKeyWhileSuspended(prompt: String) async {}
 }

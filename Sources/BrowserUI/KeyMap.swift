@@ -7,6 +7,8 @@ public enum Command: String, Sendable, CaseIterable {
   case recentsTab = "recents-tab", sidebar, filter, sort, hidden, mark, help, quit, menu
   case rename, tags, favorite, delete, info, newFolder = "new-folder", refresh
   case copy, paste, preview, previewFull = "preview-full"
+  // The shell (AppState+Shell.swift): lf's and ranger's `!`, ranger's `S`, yazi's copy path.
+  case shellCommand = "shell-command", shell, copyPaths = "copy-paths"
 
   public var help: String {
     switch self {
@@ -41,6 +43,9 @@ public enum Command: String, Sendable, CaseIterable {
     case .paste: return "Paste into this folder"
     case .preview: return "Show or hide the preview pane"
     case .previewFull: return "The preview full screen, to read"
+    case .shellCommand: return "Shell command on the selection (\"$@\")"
+    case .shell: return "Open $SHELL in this folder"
+    case .copyPaths: return "Copy the paths (system clipboard too)"
     }
   }
 }
@@ -73,6 +78,7 @@ public struct KeyMap: Sendable, Equatable {
     .character("r"): .rename, .character("t"): .tags, .character("f"): .favorite, .character("d"): .delete,
     .delete: .delete, .character("i"): .info, .character("n"): .newFolder, .control("r"): .refresh,
     .character("y"): .copy, .character("p"): .paste, .character("v"): .preview, .character("V"): .previewFull,
+    .character("!"): .shellCommand, .character("S"): .shell, .character("Y"): .copyPaths,
   ])
 
   public func command(for key: KeyEvent) -> Command? { key == Self.alwaysQuits ? .quit : bindings[key] }

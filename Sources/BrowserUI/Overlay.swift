@@ -146,6 +146,8 @@ public enum PromptPurpose: Sendable, Equatable {
   case newFolder(FolderLocation)
   case newTag([Item], DomainIdentifier)
   case openWith(Item, DomainIdentifier)
+  /// `!`: a command for `$SHELL -c`, run in the folder with the paths as its arguments.
+  case shellCommand(FolderLocation, arguments: [ItemPath])
   case filter
   case search
 }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
+#include <spawn.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
@@ -79,4 +80,8 @@ ssize_t folio_copy_file_range(int in_fd, int64_t *off_in, int out_fd, int64_t *o
     *off_out = out;
   }
   return n;
+}
+
+int folio_spawn_file_actions_addchdir(posix_spawn_file_actions_t *actions, const char *path) {
+  return posix_spawn_file_actions_addchdir_np(actions, path);
 }

@@ -41,6 +41,19 @@ struct BrowseCommand: AsyncParsableCommand {
   @Flag(help: "Only ASCII glyphs (automatic when the locale is not UTF-8).") var ascii = false
   @Flag(help: "No colors (as NO_COLOR does).") var noColor = false
   @Flag(help: "Enable the mouse: right click opens the menu, the wheel scrolls.") var mouse = false
+  @Option(
+    name: .customLong("cwd-file"),
+    help: ArgumentHelp(
+      "On quit, write the folder Folio was in to FILE, for a shell function to cd there (see the README).",
+      discussion: "Nothing is written when Folio was on a remote location or in Recently Deleted.",
+      valueName: "FILE"))
+  var cwdFile: String?
+  @Option(
+    name: .customLong("chooser-file"),
+    help: ArgumentHelp(
+      "Picker mode: Enter on a file (or with marked items) writes their paths to FILE, one per line, and quits; q quits writing nothing.",
+      valueName: "FILE"))
+  var chooserFile: String?
 
   /// The launch runs what the first screen waits for side by side (docs/BENCHMARKS.md, cause 1):
   /// the start folder's first page is asked for as soon as the folder is known, and the index
@@ -144,6 +157,8 @@ struct BrowseCommand: AsyncParsableCommand {
     }
     // Checked when the configuration was loaded (FolioConfiguration.loadChecked).
     state.keyMap = KeyMap.standard.overridden(by: context.configuration.keyBindings).0
+    state.isPicker = chooserFile != nil
+    if state.isPicker { state.message = StatusMessage("Picker: Enter chooses a file (or the marked items), q cancels") }
     let app = BrowserApp(
       state: state, terminal: terminal, services: services, prefetched: firstPage.map { (domain.identifier, $0) })
     // The engine starts beside the UI (it tidies after a crash first): uploads left by an earlier
@@ -151,10 +166,16 @@ struct BrowseCommand: AsyncParsableCommand {
     let syncing = engine.map { e in Task.detached { await e.start() } }
     await app.run()
     terminal.shutdown()
+    let handOver = ShellHandOver(cwdFile: cwdFile, chooserFile: chooserFile)
+    let handOverFailure = handOver.write(after: app.state)
     if let engine {
       await syncing?.value
       await engine.stop()
       if let note = BrowseRemote.pendingNote(engine) { Console.err(note) }
+    }
+    if let handOverFailure {
+      Console.err(handOverFailure.message)
+      throw ExitCode(1)
     }
   }
 

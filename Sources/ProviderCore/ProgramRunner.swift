@@ -1,3 +1,4 @@
+import CFolioSystem
 import Foundation
 import ProviderAPI
 
@@ -18,11 +19,19 @@ public enum ProgramRunner {
   }
 
   /// Starts the program and waits for it (on a dispatch thread, not the caller's).
-  public static func run(_ argv: [[UInt8]], environment: [String: String]? = nil) async throws(ProviderError) -> Outcome {
+  ///
+  /// - Parameters:
+  ///   - environment: the child's whole environment (nil: Folio's own).
+  ///   - currentDirectory: where the child starts (nil: Folio's working directory). A shell
+  ///     command runs in the folder being browsed, which is not Folio's working directory: the
+  ///     child changes to it between fork and exec, so Folio's own never moves.
+  public static func run(
+    _ argv: [[UInt8]], environment: [String: String]? = nil, currentDirectory: ItemPath? = nil
+  ) async throws(ProviderError) -> Outcome {
     guard let program = argv.first, !program.isEmpty else {
       throw ProviderError(.invalidArgument, "no program to run")
     }
-    let pid = try spawn(argv, environment: environment)
+    let pid = try spawn(argv, environment: environment, currentDirectory: currentDirectory)
     let result: Result<Outcome, ProviderError> = await withCheckedContinuation { cont in
       DispatchQueue.global().async {
         var status: Int32 = 0
@@ -44,7 +53,9 @@ public enum ProgramRunner {
   }
 
   /// posix_spawnp with the given argv; returns the child's pid.
-  static func spawn(_ argv: [[UInt8]], environment: [String: String]?) throws(ProviderError) -> pid_t {
+  static func spawn(
+    _ argv: [[UInt8]], environment: [String: String]?, currentDirectory: ItemPath? = nil
+  ) throws(ProviderError) -> pid_t {
     var cArgs: [UnsafeMutablePointer<CChar>?] = argv.map { bytes in
       let p = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
       for (i, b) in bytes.enumerated() { p[i] = CChar(bitPattern: b) }
@@ -72,6 +83,14 @@ public enum ProgramRunner {
     posix_spawnattr_setsigmask(&attributes, &noSignals)
     posix_spawnattr_setsigdefault(&attributes, &allSignals)
     posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    if let currentDirectory {
+      // glibc ≥ 2.29: the chdir happens in the child, and a folder gone meanwhile fails the spawn
+      // with its errno (ENOENT) instead of running the command somewhere else.
+      _ = currentDirectory.withCString { folio_spawn_file_actions_addchdir(&actions, $0) }
+    }
     var pid: pid_t = 0
     var rc: Int32 = 0
     // ETXTBSY: the program file is still open for writing somewhere — a script saved a moment
@@ -80,15 +99,18 @@ public enum ProgramRunner {
     // does) instead of failing the user's action.
     for attempt in 0..<20 {
       if environment != nil {
-        rc = posix_spawnp(&pid, cArgs[0]!, nil, &attributes, cArgs, cEnv)
+        rc = posix_spawnp(&pid, cArgs[0]!, &actions, &attributes, cArgs, cEnv)
       } else {
-        rc = posix_spawnp(&pid, cArgs[0]!, nil, &attributes, cArgs, environ)
+        rc = posix_spawnp(&pid, cArgs[0]!, &actions, &attributes, cArgs, environ)
       }
       guard rc == ETXTBSY, attempt < 19 else { break }
       usleep(UInt32(5_000 * (attempt + 1)))
     }
     if rc != 0 {
       let name = TerminalText.escape(bytes: argv[0])
+      if rc == ENOENT, let currentDirectory, currentDirectory.withCString({ access($0, F_OK) }) != 0 {
+        throw ProviderError(.noSuchItem, "\(currentDirectory.displayString) is gone: \(name) was not run", underlying: rc)
+      }
       if rc == ENOENT { throw ProviderError(.noSuchItem, "program not found: \(name)", underlying: rc) }
       if rc == EACCES { throw ProviderError(.noPermission, "cannot run \(name): permission denied", underlying: rc) }
       throw ProviderError(.ioError, "cannot run \(name): \(String(cString: strerror(rc)))", underlying: rc)

@@ -24,6 +24,10 @@ public final class VirtualTerminal: TerminalDevice {
   public private(set) var isShutDown = false
   /// How many times the loop asked for a key (answered or not).
   public private(set) var reads = 0
+  /// What was put on the system clipboard (OSC 52), oldest first.
+  public private(set) var clipboard: [[UInt8]] = []
+  /// The prompts a shell command's pause showed (the key is taken at once).
+  public private(set) var pausePrompts: [String] = []
 
   private var queue: [KeyEvent] = []
   private var head = 0
@@ -107,6 +111,10 @@ public final class VirtualTerminal: TerminalDevice {
     }
     return key
   }
+
+  public func copyToSystemClipboard(_ bytes: [UInt8]) { clipboard.append(bytes) }
+
+  public func waitForKeyWhileSuspended(prompt: String) async { pausePrompts.append(prompt) }
 
   public func suspend() {
     isSuspended = true

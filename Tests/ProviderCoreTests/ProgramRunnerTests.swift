@@ -230,6 +230,31 @@ func bytes(_ s: String) -> [UInt8] { Array(s.utf8) }
     #expect(ScratchFolder.read(out) == bytes("a=b c|unset"))
   }
 
+  @Test func theChildStartsInTheFolderAskedForAndOursDoesNotMove() async throws {
+    let tmp = ScratchFolder()
+    let folder = tmp.makeFolder("a b $(x)")
+    let before = FileManager.default.currentDirectoryPath
+    let outcome = try await ProgramRunner.run(
+      [bytes("/bin/sh"), bytes("-c"), bytes("pwd -P > here")], currentDirectory: folder)
+    #expect(outcome.succeeded)
+    #expect(ScratchFolder.read(folder.appending(ItemName("here"))) == folder.bytes + [0x0A])
+    #expect(FileManager.default.currentDirectoryPath == before)
+  }
+
+  @Test func aFolderGoneBeforeTheSpawnIsSaidAndNothingRuns() async throws {
+    let tmp = ScratchFolder()
+    let gone = tmp.child("gone")
+    await #expect(throws: ProviderError.self) {
+      _ = try await ProgramRunner.run([bytes("/bin/true")], currentDirectory: gone)
+    }
+    do {
+      _ = try await ProgramRunner.run([bytes("/bin/true")], currentDirectory: gone)
+    } catch {
+      #expect(error.code == .noSuchItem)
+      #expect(error.message.contains("is gone"), "\(error.message)")
+    }
+  }
+
   @Test func isAvailableLooksForExecutableFilesInPath() throws {
     let tmp = ScratchFolder()
     tmp.makeFile("folio-tool", content: "#!/bin/sh\n", mode: 0o755)

@@ -38,7 +38,7 @@ final class TmuxTerminal {
   init(
     _ sandbox: Sandbox, name: String = "main", width: Int = 100, height: Int = 30, term: String = "xterm-256color",
     environment extra: [String: String] = [:], arguments: [String] = [], directory: String? = nil,
-    interactiveShell: Bool = false, sourceLocation: SourceLocation = #_sourceLocation
+    interactiveShell: Bool = false, shell: String = "/bin/sh -i", sourceLocation: SourceLocation = #_sourceLocation
   ) throws {
     self.sandbox = sandbox
     self.name = name
@@ -56,13 +56,14 @@ final class TmuxTerminal {
     let argv = ([folio] + arguments).map(shellQuote).joined(separator: " ")
     if interactiveShell {
       // An interactive shell with job control (Ctrl-Z, fg) at a "$ " prompt; the test types.
+      // `shell` is its command line (a real `bash --norc -i` for the shell functions of the README).
       try sandbox.script(
         at: launcher,
         """
         cd \(shellQuote(directory ?? sandbox.work)) || exit 99
         exec env -i \\
           \(assignments) \\
-          PS1='$ ' /bin/sh -i
+          PS1='$ ' \(shell)
 
         """)
     } else {

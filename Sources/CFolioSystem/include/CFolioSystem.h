@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <spawn.h>
 
 /// getxattr/setxattr/removexattr without following a final symlink. Return -1 and set errno on failure.
 ssize_t folio_getxattr(const char *path, const char *name, void *value, size_t size);
@@ -38,5 +39,9 @@ int folio_birthtime(int dirfd, const char *name, int64_t *sec, int64_t *nsec);
 int folio_wcwidth(unsigned int scalar);
 /// Sets LC_CTYPE from the environment, falling back to C.UTF-8; returns 1 when the result is UTF-8.
 int folio_setup_utf8_ctype(void);
+
+/// posix_spawn_file_actions_addchdir_np (glibc 2.29): the child changes to `path` between fork and
+/// exec. Glibc declares it only with _GNU_SOURCE / _DEFAULT_SOURCE, which Swift's Glibc module does not set.
+int folio_spawn_file_actions_addchdir(posix_spawn_file_actions_t *actions, const char *path);
 
 #endif
