@@ -185,12 +185,23 @@ extension AppState {
       }
       return []
     case .info, .help:
-      if case .help(let top) = o {
+      // Both scroll by a line (j/k, arrows) or a box (PgDn/PgUp, Space); any other key closes.
+      let step: Int? =
         switch key {
-        case .down, .character("j"): overlay = .help(top: top + 1); return []
-        case .up, .character("k"): overlay = .help(top: max(0, top - 1)); return []
-        default: break
+        case .down, .character("j"): 1
+        case .up, .character("k"): -1
+        case .pageDown, .character(" "), .control("f"): max(1, height - 6)
+        case .pageUp, .control("b"): -max(1, height - 6)
+        default: nil
         }
+      if let step {
+        if case .help(let top) = o { overlay = .help(top: max(0, top + step)) }
+        if case .info(let item, let location, let domain, let top) = o {
+          // Not past the last field: the view clamps what it draws, and the key back up must act at once.
+          let last = max(0, InfoRows.rows(item, location: location, domain: domain, self).count - 1)
+          overlay = .info(item, location: location, domain: domain, top: min(last, max(0, top + step)))
+        }
+        return []
       }
       overlay = nil
       return []

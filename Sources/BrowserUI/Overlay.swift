@@ -271,7 +271,8 @@ public enum Overlay: Sendable, Equatable {
   case menu(MenuState)
   case prompt(PromptState)
   case confirm(ConfirmState)
-  case info(Item, location: String, domain: DomainIdentifier? = nil)
+  /// `top`: the first row shown when the fields do not fit the terminal (j/k scroll them).
+  case info(Item, location: String, domain: DomainIdentifier? = nil, top: Int = 0)
   case tagPicker(TagPickerState)
   case sortPicker(cursor: Int)
   case help(top: Int)

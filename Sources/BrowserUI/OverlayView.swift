@@ -112,20 +112,29 @@ enum OverlayView {
       let keys = by + 1 + min(room, lines.count)
       let confirmKeys = c.enterConfirms ? "enter/y" : "y"
       if keys < by + h - 1 { screen.put("\(confirmKeys) \(c.confirmTitle) · esc/n Cancel", x: bx + 2, y: keys, maxWidth: w - 4, role: .promptLabel) }
-    case .info(let item, let location, let domain):
+    case .info(let item, let location, let domain, let top):
       let rows = InfoRows.rows(item, location: location, domain: domain, s)
       let w = min(s.width - 2, max(44, (rows.map { DisplayWidth.width(of: $0.1) }.max() ?? 0) + 18))
       let h = fitted(height: min(s.height - 2, rows.count + 3), s)
       let (bx, by) = box(&screen, s, g, width: w, height: h, title: "Info", role: .menu)
       // The footer only when there is a row for it below the fields.
       let footer = h >= 4
-      for (i, (k, v)) in rows.enumerated() where i < h - (footer ? 3 : 2) {
+      let visible = max(1, h - (footer ? 3 : 2))
+      // On a small terminal the fields scroll (j/k) instead of losing the ones below the box.
+      let start = min(top, max(0, rows.count - visible))
+      for (i, (k, v)) in rows.dropFirst(start).prefix(visible).enumerated() {
         screen.put(DisplayWidth.pad(k, to: 14), x: bx + 2, y: by + 1 + i, maxWidth: w - 3, role: .menuHeading)
         // A path keeps its end (the item's own folder) when the box is too narrow for it.
         let value = InfoRows.pathKeys.contains(k) ? DisplayWidth.tail(ofPath: v, to: w - 18, ellipsis: g.ellipsis) : v
         screen.put(value, x: bx + 16, y: by + 1 + i, maxWidth: w - 18, role: .menu, ascii: s.ascii)
       }
-      if footer { screen.put("any key closes", x: bx + 2, y: by + h - 2, maxWidth: w - 4, role: .menuDisabled) }
+      scrollMarks(&screen, s, x: bx, y: by, width: w, height: h, above: start > 0, below: start + visible < rows.count)
+      let scrolls = rows.count > visible
+      if footer {
+        screen.put(
+          scrolls ? "j/k scroll · any other key closes" : "any key closes", x: bx + 2, y: by + h - 2, maxWidth: w - 4,
+          role: .menuDisabled)
+      }
     case .help(let top):
       let rows =
         Command.allCases.map { (s.keyMap.keys(for: $0).joined(separator: " "), $0.help) }

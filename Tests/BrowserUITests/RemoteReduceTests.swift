@@ -232,14 +232,14 @@ import Testing
     var s = F.state()
     select(&s, "Quota test.bin")
     s.press(.character("i"))
-    guard case .info(let item, let location, let domain) = s.overlay else { return }
+    guard case .info(let item, let location, let domain, _) = s.overlay else { return }
     let rows = Dictionary(uniqueKeysWithValues: InfoRows.rows(item, location: location, domain: domain, s).map { ($0.0, $0.1) })
     #expect(rows["Sync"]?.hasPrefix("upload waiting") == true)
     #expect(rows["Recovery"] == "Free space on the server, then retry.")
     s.press(.escape)
     select(&s, "Release checklist.md")
     s.press(.character("i"))
-    guard case .info(let locked, let l2, let d2) = s.overlay else { return }
+    guard case .info(let locked, let l2, let d2, _) = s.overlay else { return }
     let rows2 = Dictionary(uniqueKeysWithValues: InfoRows.rows(locked, location: l2, domain: d2, s).map { ($0.0, $0.1) })
     #expect(rows2["Marks"] == "Locked by ben, Shared by ben")
     #expect(rows2["Owner"] == "ben")

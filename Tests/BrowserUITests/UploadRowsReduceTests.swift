@@ -95,7 +95,7 @@ import Testing
     let pending = s.currentItem!
     #expect(s.press(.down, .enter) == [.retryTransfers([pending], F.demo)])
     s.press(.character("i"))
-    guard case .info(let shown, _, _) = s.overlay else {
+    guard case .info(let shown, _, _, _) = s.overlay else {
       Issue.record("no info")
       return
     }
