@@ -18,8 +18,8 @@ import WebDAVClient
 /// **Conflicts.** Where the server honours `If-Match` (the probe of `folio domain add`, kept in the
 /// domain), a replace is conditional on the base version; a refused one keeps the new bytes
 /// beside the file under a conflict name. Where it does not, the file is read (PROPFIND Depth 0)
-/// just before it is replaced, and `folio domain list` says the server cannot detect conflicting
-/// edits.
+/// just before it is replaced, and `folio domain list`, `folio info` and the browser's Info say the
+/// server cannot detect conflicting edits.
 ///
 /// **Servers that write in place** (rclone's, wsgidav: the probe saw a reader get new bytes before
 /// the PUT ended) get each upload to a temporary name beside the target and a MOVE over it, so an
@@ -32,7 +32,9 @@ public final class WebDAVProvider: Provider, PathKeyedProvider, AccountStatusPro
   public let domain: DomainIdentifier
   public let url: URL
   public let caFile: String?
-  /// What the probe found the server does with conditional writes.
+  /// What the probe found the server does with conditional writes. The traits state an unprobed
+  /// server as ignoring them: it is written to as one, and its location says it cannot detect
+  /// conflicting edits (as `folio domain list` does).
   public let conditionalWrites: ProviderTraits.ConditionalWrites
   /// What the probe found about PUT: true (writes into the file itself), false (replaces it when
   /// complete), nil (not known: treated as true, the safe way).
@@ -50,7 +52,8 @@ public final class WebDAVProvider: Provider, PathKeyedProvider, AccountStatusPro
   public var traits: ProviderTraits {
     ProviderTraits(
       content: .synced, changeFeed: .none, identity: .pathKeyed, hasTrash: trashbin != nil, rangedReads: true,
-      conditionalWrites: conditionalWrites, contentHash: .opaqueTag, storesFavorites: false, namesAreBytes: false)
+      conditionalWrites: conditionalWrites == .honoured ? .honoured : .ignored, contentHash: .opaqueTag,
+      storesFavorites: false, namesAreBytes: false)
   }
 
   /// - Parameters:

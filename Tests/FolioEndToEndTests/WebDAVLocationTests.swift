@@ -43,6 +43,8 @@ import WebDAVTestSupport
     let got = try s.folio("get", "dav:/theirs.txt", Arg(copy))
     #expect(got.status == 0, "\(got)")
     #expect((try? String(contentsOfFile: copy, encoding: .utf8)) == "theirs\n")
+    let info = try s.folio("info", "dav:/theirs.txt")
+    #expect(info.status == 0 && !info.out.contains("cannot detect conflicting edits"), "\(info)")
 
     let domains = try s.folio("domain", "list")
     #expect(domains.out.contains("webdav") && domains.out.contains("online") && domains.out.contains("no trash"), "\(domains)")
@@ -79,6 +81,9 @@ import WebDAVTestSupport
     #expect(try s.folio("put", "a.txt", "dav:/").status == 0)
     #expect((try? String(contentsOfFile: server.files + "/a.txt", encoding: .utf8)) == "one\n")
     #expect(try FileManager.default.contentsOfDirectory(atPath: server.files) == ["a.txt"], "no temporary left")
+    // An item's Info says it too, not only `domain list`.
+    let info = try s.folio("info", "dav:/a.txt")
+    #expect(info.status == 0 && info.out.contains("cannot detect conflicting edits"), "\(info)")
   }
 
   @Test func aWrongPasswordOrPlainHTTPToAnotherMachineAddsNothing() async throws {
