@@ -53,7 +53,7 @@ public final class WebDAVProvider: Provider, PathKeyedProvider, AccountStatusPro
     ProviderTraits(
       content: .synced, changeFeed: .none, identity: .pathKeyed, hasTrash: trashbin != nil, rangedReads: true,
       conditionalWrites: conditionalWrites == .honoured ? .honoured : .ignored, contentHash: .opaqueTag,
-      storesFavorites: false, namesAreBytes: false)
+      storesFavorites: dialect.storesFavorites, namesAreBytes: false)
   }
 
   /// - Parameters:

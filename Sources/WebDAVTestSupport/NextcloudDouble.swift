@@ -8,7 +8,10 @@ import TestSupport
 /// propstats for what an item lacks, the trash bin at `remote.php/dav/trashbin/USER/trash/` with
 /// `nc:trashbin-filename`, `-original-location`, `-deletion-time`, Put Back as a MOVE to
 /// `…/restore/NAME`, 507 with a Sabre error body over quota, `If-Match` / `If-None-Match: *`
-/// honoured (ownCloud's protocol tests; SabreDAV).
+/// honoured (ownCloud's protocol tests; SabreDAV), favorites as `oc:favorite` (`0`/`1`) set by a
+/// PROPPATCH and answered 207 with the property's propstat (NC basic.rst "Settings favorites";
+/// the server's TagsPlugin answers 200 for it; a favorite does not change the ETag:
+/// owncloud/core#16589).
 ///
 /// The state is in memory: files by path relative to the user's top, and the bin.
 public final class NextcloudDouble: @unchecked Sendable {
@@ -24,6 +27,7 @@ public final class NextcloudDouble: @unchecked Sendable {
     var modified: Date
     var fileID: Int
     var permissions: String
+    var favorite = false
   }
 
   struct Binned {
@@ -71,6 +75,16 @@ public final class NextcloudDouble: @unchecked Sendable {
   }
 
   public var binNames: [String] { lock.withLock { Array(bin.keys) } }
+
+  /// Whether the account has the item as a favorite (nil: no such item).
+  public func isFavorite(_ path: String) -> Bool? { lock.withLock { nodes[path]?.favorite } }
+
+  /// Another client (the web interface, the phone) marks or unmarks a favorite.
+  public func setFavorite(_ path: String, _ on: Bool) { lock.withLock { nodes[path]?.favorite = on } }
+
+  /// PROPPATCHes received, for a test that checks none was sent.
+  public var propPatches: Int { lock.withLock { propPatchCount } }
+  private var propPatchCount = 0
 
   private func tick() -> Date {
     clock += 1
@@ -149,6 +163,23 @@ public final class NextcloudDouble: @unchecked Sendable {
         permissions: nodes[path]?.permissions ?? "RGDNVW")
       return ScriptedHTTPServer.answer(
         created ? "201 Created" : "204 No Content", headers: [("ETag", "\"\(counter)\""), ("OC-ETag", "\"\(counter)\"")])
+    case "PROPPATCH":
+      guard nodes[path] != nil else { return status("404 Not Found") }
+      propPatchCount += 1
+      // Only what this double knows: `oc:favorite` (the TagsPlugin's property). Anything else is
+      // refused in its propstat, as SabreDAV does for a property no plugin takes.
+      let body = String(decoding: r.body, as: UTF8.self)
+      let href = "/remote.php/dav/files/\(user)/" + encode(path) + (nodes[path]!.isFolder && !path.isEmpty ? "/" : "")
+      guard body.contains("http://owncloud.org/ns"), let value = favoriteValue(body) else {
+        return multistatus([
+          "<d:response><d:href>\(href)</d:href><d:propstat><d:prop/><d:status>HTTP/1.1 403 Forbidden</d:status></d:propstat></d:response>"
+        ])
+      }
+      nodes[path]!.favorite = value
+      return multistatus([
+        "<d:response><d:href>\(href)</d:href><d:propstat><d:prop><oc:favorite/></d:prop>"
+          + "<d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response>"
+      ])
     case "MKCOL":
       if nodes[path] != nil { return status("405 Method Not Allowed") }
       guard nodes[parent]?.isFolder == true else { return status("409 Conflict") }
@@ -177,6 +208,7 @@ public final class NextcloudDouble: @unchecked Sendable {
         if r.method == "COPY" {
           counter += 1
           n.fileID = counter
+          n.favorite = false  // a favorite is the account's mark on one file id, not copied with it
         }
         nodes[key == "" ? target : target + "/" + key] = n
       }
@@ -211,6 +243,15 @@ public final class NextcloudDouble: @unchecked Sendable {
     }
   }
 
+  /// The value set for `oc:favorite` ("1" or "true" marks, anything else unmarks: the TagsPlugin).
+  private func favoriteValue(_ body: String) -> Bool? {
+    guard let open = body.range(of: ":favorite>") ?? body.range(of: "<favorite>"),
+      let close = body.range(of: "</", range: open.upperBound..<body.endIndex)
+    else { return nil }
+    let value = body[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespacesAndNewlines)
+    return value == "1" || value == "true"
+  }
+
   /// The item at `path` and everything below it, keyed relative to it.
   private func subtree(_ path: String) -> [String: Node] {
     var out: [String: Node] = [:]
@@ -233,6 +274,7 @@ public final class NextcloudDouble: @unchecked Sendable {
     var found = "<d:getlastmodified>\(httpDate(n.modified))</d:getlastmodified>"
     found += "<d:getetag>&quot;\(n.etag)&quot;</d:getetag>"
     found += "<oc:fileid>\(n.fileID)</oc:fileid><oc:permissions>\(n.permissions)</oc:permissions>"
+    found += "<oc:favorite>\(n.favorite ? 1 : 0)</oc:favorite>"
     var missing = ""
     if n.isFolder {
       found += "<d:resourcetype><d:collection/></d:resourcetype>"
@@ -273,10 +315,12 @@ public final class NextcloudDouble: @unchecked Sendable {
   }
 
   private func multistatus(_ responses: [String]) -> [UInt8] {
-    ScriptedHTTPServer.answer(
-      "207 Multi-Status",
-      xml: "<?xml version=\"1.0\"?>\n<d:multistatus xmlns:d=\"DAV:\" xmlns:s=\"http://sabredav.org/ns\" "
-        + "xmlns:oc=\"http://owncloud.org/ns\" xmlns:nc=\"http://nextcloud.org/ns\">" + responses.joined() + "</d:multistatus>")
+    ScriptedHTTPServer.answer("207 Multi-Status", xml: multistatusXML(responses))
+  }
+
+  private func multistatusXML(_ responses: [String]) -> String {
+    "<?xml version=\"1.0\"?>\n<d:multistatus xmlns:d=\"DAV:\" xmlns:s=\"http://sabredav.org/ns\" "
+      + "xmlns:oc=\"http://owncloud.org/ns\" xmlns:nc=\"http://nextcloud.org/ns\">" + responses.joined() + "</d:multistatus>"
   }
 
   private func status(_ line: String) -> [UInt8] { ScriptedHTTPServer.answer(line) }

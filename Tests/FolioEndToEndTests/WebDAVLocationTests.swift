@@ -171,6 +171,22 @@ import WebDAVTestSupport
     let restored = try s.folio("trash", "restore", "cloud:/Docs/plan.txt")
     #expect(restored.status == 0, "\(restored)")
     #expect(nc.contents("Docs/plan.txt") == "the plan\n" && nc.binNames.isEmpty)
+
+    // Favorites are the account's: `folio favorite` marks the file on the server, --off unmarks.
+    let marked = try s.folio("favorite", "cloud:/Docs/plan.txt")
+    #expect(marked.status == 0 && nc.isFavorite("Docs/plan.txt") == true, "\(marked)")
+    let unmarked = try s.folio("favorite", "--off", "cloud:/Docs/plan.txt")
+    #expect(unmarked.status == 0 && nc.isFavorite("Docs/plan.txt") == false, "\(unmarked)")
+    // Marked and unmarked on another device: the listing brings it into the index, both ways.
+    nc.put("elsewhere.txt", "e")
+    nc.setFavorite("elsewhere.txt", true)
+    #expect(try s.folio("sync").status == 0)
+    let favorite = try s.folio("search", "elsewhere", "--json")
+    #expect(favorite.out.contains("\"favorite\" : true"), "\(favorite)")
+    nc.setFavorite("elsewhere.txt", false)
+    #expect(try s.folio("sync").status == 0)
+    let plain = try s.folio("search", "elsewhere", "--json")
+    #expect(!plain.out.contains("\"favorite\" : true"), "\(plain)")
   }
 
   /// https to a server with its own certificate: refused until `--ca-file` names it.

@@ -18,6 +18,7 @@ import WebDAVTestSupport
       dialect: .nextcloud)
   }
 
+
   func file(_ text: String) throws -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("nc-\(UUID().uuidString)")
     try Data(text.utf8).write(to: url)
@@ -128,6 +129,50 @@ import WebDAVTestSupport
     }
     #expect(try await children(work, .trash).map(\.originalPath) == [ItemPath("/a.txt")])
     #expect(Set(try await children(top, .trash).compactMap(\.originalPath)) == [ItemPath("/Home.txt"), ItemPath("/Work/a.txt")])
+  }
+
+  /// Favorites are the account's on Nextcloud (`oc:favorite`): listings say which items are,
+  /// and Favorite / Unfavorite is a PROPPATCH of the property, which leaves the ETag alone. Only
+  /// the dialect declares that the storage keeps them.
+  @Test func favoritesAreTheServersOCFavoriteSetByPROPPATCH() async throws {
+    let nc = try NextcloudDouble()
+    defer { nc.stop() }
+    nc.put("Docs", folder: true)
+    nc.put("notes.txt", "n")
+    nc.setFavorite("notes.txt", true)
+    let p = provider(nc)
+    #expect(p.traits.storesFavorites)
+    let generic = WebDAVProvider(
+      domain: DomainIdentifier(unchecked: "plain"), url: nc.filesURL, user: nc.user,
+      password: { () async throws(ProviderError) -> String? in nil })
+    #expect(!generic.traits.storesFavorites)
+
+    let top = try await children(p, .root)
+    let notes = try #require(top.first { $0.filename.lossyString == "notes.txt" })
+    let docs = try #require(top.first { $0.filename.lossyString == "Docs" })
+    #expect(notes.isFavorite && !docs.isFavorite)
+
+    var template = ItemTemplate(docs)
+    template.favoriteRank = 1_700_000_000_000
+    let marked = try await p.modifyItem(template, baseVersion: docs.version, changedFields: .favoriteRank, contents: nil)
+    #expect(nc.isFavorite("Docs") == true && marked.isFavorite)
+    template = ItemTemplate(notes)
+    template.favoriteRank = nil
+    let unmarked = try await p.modifyItem(template, baseVersion: notes.version, changedFields: .favoriteRank, contents: nil)
+    #expect(nc.isFavorite("notes.txt") == false && !unmarked.isFavorite)
+    #expect(unmarked.version == notes.version, "a favorite is not content: the ETag stays")
+    #expect(try await children(p, .root).filter(\.isFavorite).map(\.filename.lossyString) == ["Docs"])
+
+    // Gone on the server meanwhile: said as such, not as a favorite kept.
+    nc.put("gone.txt", "g")
+    let gone = try await p.item(at: ItemPath("/gone.txt"))
+    _ = try await p.withClient { c in try await c.delete(try WebDAVPath("gone.txt")) }
+    template = ItemTemplate(gone)
+    template.favoriteRank = 1
+    let missing = await #expect(throws: ProviderError.self) {
+      _ = try await p.modifyItem(template, baseVersion: gone.version, changedFields: .favoriteRank, contents: nil)
+    }
+    #expect(missing?.code == .noSuchItem, "\(String(describing: missing))")
   }
 
   @Test func trashbinURLsAreFoundOnlyForTheFilesEndpoint() {
