@@ -43,6 +43,9 @@ public final class WebDAVProvider: Provider, PathKeyedProvider, AccountStatusPro
   public let dialect: WebDAVDialect
   /// Nextcloud's trash bin for this location, when its URL has one.
   let trashbin: (url: URL, within: [UInt8])?
+  /// Entries per page of a Nextcloud listing (`X-NC-Paginate-Count`): big enough that a folder
+  /// of a few hundred entries is one request, small enough that each is short for the server.
+  let nextcloudPageSize: Int
   private let passwordSource: PasswordSource
   private let state: Mutex<(user: String, client: WebDAVClient?)>
   let listings = FolderListingCache<WebDAVListingEntry>(capacity: 16)
@@ -63,12 +66,14 @@ public final class WebDAVProvider: Provider, PathKeyedProvider, AccountStatusPro
   ///   - conditionalWrites: The probe's finding (`unknown` before one ran: treated as ignored).
   ///   - replacesInPlace: The probe's finding (nil: unknown, treated as in place).
   ///   - dialect: What `folio domain add` found the server speaks (``WebDAVDialect``).
+  ///   - nextcloudPageSize: Entries per page of a Nextcloud listing.
   public init(
     domain: DomainIdentifier, url: URL, user: String, caFile: String? = nil, password: @escaping PasswordSource,
     conditionalWrites: ProviderTraits.ConditionalWrites = .unknown, replacesInPlace: Bool? = nil,
-    dialect: WebDAVDialect = .generic
+    dialect: WebDAVDialect = .generic, nextcloudPageSize: Int = 1000
   ) {
     self.dialect = dialect
+    self.nextcloudPageSize = nextcloudPageSize
     trashbin = dialect == .nextcloud ? WebDAVDialect.trashbin(of: url) : nil
     self.domain = domain
     self.url = url

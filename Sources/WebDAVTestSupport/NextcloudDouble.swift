@@ -11,7 +11,10 @@ import TestSupport
 /// honoured (ownCloud's protocol tests; SabreDAV), favorites as `oc:favorite` (`0`/`1`) set by a
 /// PROPPATCH and answered 207 with the property's propstat (NC basic.rst "Settings favorites";
 /// the server's TagsPlugin answers 200 for it; a favorite does not change the ETag:
-/// owncloud/core#16589).
+/// owncloud/core#16589), and paginated PROPFIND (`X-NC-Paginate`, `-Count`, `-Token`,
+/// `-Offset`; `-Total` in the answer) as `apps/dav/lib/Paginate/PaginatePlugin.php` does it: the
+/// first page and a token for a snapshot of the rest, later pages served from that snapshot, an
+/// unknown token answered with a fresh listing from the offset.
 ///
 /// The state is in memory: files by path relative to the user's top, and the bin.
 public final class NextcloudDouble: @unchecked Sendable {
@@ -82,6 +85,23 @@ public final class NextcloudDouble: @unchecked Sendable {
   /// Another client (the web interface, the phone) marks or unmarks a favorite.
   public func setFavorite(_ path: String, _ on: Bool) { lock.withLock { nodes[path]?.favorite = on } }
 
+  /// Whether the server pages listings (false: a server without the plugin, which ignores the
+  /// headers and answers whole).
+  public var paginates: Bool {
+    get { lock.withLock { paging } }
+    set { lock.withLock { paging = newValue } }
+  }
+  private var paging = true
+  /// PROPFINDs that asked for pages, and how many of them got one.
+  public var pageRequests: (asked: Int, paged: Int) { lock.withLock { (pagesAsked, pagesServed) } }
+  private var pagesAsked = 0
+  private var pagesServed = 0
+  /// Snapshots of paged listings by token: the URL listed and every response of it.
+  private var pageCache: [String: (url: String, responses: [String])] = [:]
+
+  /// The server forgets its paged listings (Nextcloud's cache expires them).
+  public func expirePages() { lock.withLock { pageCache.removeAll() } }
+
   /// PROPPATCHes received, for a test that checks none was sent.
   public var propPatches: Int { lock.withLock { propPatchCount } }
   private var propPatchCount = 0
@@ -134,6 +154,8 @@ public final class NextcloudDouble: @unchecked Sendable {
           responses.append(response(child, n))
         }
       }
+      if r.headers["x-nc-paginate"] != nil { pagesAsked += 1 }
+      if paging, r.headers["x-nc-paginate"] == "true" { return paged(r, responses) }
       return multistatus(responses)
     case "GET":
       guard let node = nodes[path], !node.isFolder else { return status("404 Not Found") }
@@ -241,6 +263,32 @@ public final class NextcloudDouble: @unchecked Sendable {
     default:
       return status("405 Method Not Allowed")
     }
+  }
+
+  /// A page of a listing (PaginatePlugin): a known token with an offset is served from its
+  /// snapshot, marked `X-NC-Paginate: true`; otherwise the listing is cut at the offset, and when
+  /// more follows it is kept under a new token named in the answer with the total.
+  private func paged(_ r: ScriptedHTTPServer.Received, _ responses: [String]) -> [UInt8] {
+    let count = Int(r.headers["x-nc-paginate-count"] ?? "").flatMap { $0 > 0 ? $0 : nil } ?? 100
+    let offset = max(0, Int(r.headers["x-nc-paginate-offset"] ?? "") ?? 0)
+    let url = String(r.target.prefix { $0 != "?" })
+    if let token = r.headers["x-nc-paginate-token"], r.headers["x-nc-paginate-offset"] != nil,
+      let cached = pageCache[token], cached.url == url
+    {
+      pagesServed += 1
+      let page = Array(cached.responses.dropFirst(offset).prefix(count))
+      return ScriptedHTTPServer.answer("207 Multi-Status", headers: [("X-NC-Paginate", "true")], xml: multistatusXML(page))
+    }
+    let page = Array(responses.dropFirst(offset).prefix(count))
+    guard offset + count < responses.count else { return multistatus(page) }
+    pagesServed += 1
+    counter += 1
+    let token = "tok\(counter)"
+    pageCache[token] = (url, responses)
+    return ScriptedHTTPServer.answer(
+      "207 Multi-Status",
+      headers: [("X-NC-Paginate", "true"), ("X-NC-Paginate-Token", token), ("X-NC-Paginate-Total", String(responses.count))],
+      xml: multistatusXML(page))
   }
 
   /// The value set for `oc:favorite` ("1" or "true" marks, anything else unmarks: the TagsPlugin).

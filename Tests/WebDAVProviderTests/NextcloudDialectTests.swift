@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import Synchronization
 import Testing
 import WebDAVClient
 import WebDAVTestSupport
@@ -10,14 +11,30 @@ import WebDAVTestSupport
 /// (``NextcloudDouble``): the dialect found, `oc:permissions` as capabilities, RFC 4331 quota and
 /// 507, and the trash bin as Recently Deleted with Put Back and Delete Forever.
 @Suite struct NextcloudDialectTests {
-  func provider(_ nc: NextcloudDouble, url: URL? = nil) -> WebDAVProvider {
+  func provider(
+    _ nc: NextcloudDouble, url: URL? = nil, dialect: WebDAVDialect = .nextcloud, pageSize: Int = 1000
+  ) -> WebDAVProvider {
     let secret = nc.password
     return WebDAVProvider(
       domain: DomainIdentifier(unchecked: "cloud"), url: url ?? nc.filesURL, user: nc.user,
       password: { () async throws(ProviderError) -> String? in secret }, conditionalWrites: .honoured, replacesInPlace: false,
-      dialect: .nextcloud)
+      dialect: dialect, nextcloudPageSize: pageSize)
   }
 
+  /// Every child, page after page of the provider's own paging.
+  func allChildren(
+    _ p: WebDAVProvider, _ container: ItemIdentifier, progress: @escaping @Sendable (EnumerationProgress) -> Void = { _ in }
+  ) async throws -> [Item] {
+    let request = EnumerationRequest(container: container, suggestedPageSize: 500, freshness: .current)
+    var page: Page?
+    var items: [Item] = []
+    repeat {
+      let got = try await p.enumerate(request, page: page, progress: progress)
+      items += got.items
+      page = got.nextPage
+    } while page != nil
+    return items
+  }
 
   func file(_ text: String) throws -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("nc-\(UUID().uuidString)")
@@ -173,6 +190,38 @@ import WebDAVTestSupport
       _ = try await p.modifyItem(template, baseVersion: gone.version, changedFields: .favoriteRank, contents: nil)
     }
     #expect(missing?.code == .noSuchItem, "\(String(describing: missing))")
+  }
+
+  /// A big folder on Nextcloud is read in pages (`X-NC-Paginate`) of one snapshot: every entry
+  /// once, in order, one request per page; pages that expired midway make the listing start again
+  /// rather than mix two snapshots. A generic server is never sent the headers, and a Nextcloud
+  /// that does not page (no plugin) answers whole, which is the listing.
+  @Test func aBigFolderIsListedInPagesOfOneSnapshot() async throws {
+    let nc = try NextcloudDouble()
+    defer { nc.stop() }
+    nc.put("Big", folder: true)
+    let names = (0..<950).map { String(format: "f%04d.txt", $0) }
+    for name in names { nc.put("Big/" + name, "x") }
+    let paged = provider(nc, pageSize: 100)
+    let big = paged.identifier(for: ItemPath("/Big"))
+    #expect(try await allChildren(paged, big).map(\.filename.lossyString) == names)
+    // 951 responses (the folder's own first): the first page and 9 served from the snapshot.
+    #expect(nc.pageRequests == (asked: 10, paged: 10), "\(nc.pageRequests)")
+
+    // The server forgets the pages after the first: the listing starts again, whole.
+    let expired = Mutex(false)
+    let again = provider(nc, pageSize: 100)
+    let listed = try await allChildren(again, big) { _ in
+      if !expired.withLock({ was in defer { was = true }; return was }) { nc.expirePages() }
+    }
+    #expect(listed.map(\.filename.lossyString) == names)
+
+    let before = nc.pageRequests.asked
+    let generic = provider(nc, dialect: .generic)
+    #expect(try await allChildren(generic, big).count == 950)
+    #expect(nc.pageRequests.asked == before, "no X-NC-Paginate header to a generic server")
+    nc.paginates = false
+    #expect(try await allChildren(provider(nc, pageSize: 100), big).map(\.filename.lossyString) == names)
   }
 
   @Test func trashbinURLsAreFoundOnlyForTheFilesEndpoint() {
