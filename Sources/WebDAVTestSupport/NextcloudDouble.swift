@@ -14,7 +14,9 @@ import TestSupport
 /// owncloud/core#16589), and paginated PROPFIND (`X-NC-Paginate`, `-Count`, `-Token`,
 /// `-Offset`; `-Total` in the answer) as `apps/dav/lib/Paginate/PaginatePlugin.php` does it: the
 /// first page and a token for a snapshot of the rest, later pages served from that snapshot, an
-/// unknown token answered with a fresh listing from the offset.
+/// unknown token answered with a fresh listing from the offset. A folder's ETag changes whenever
+/// anything below it changes, up to the top (Nextcloud propagates it to every ancestor:
+/// remote-providers.md §4.2, §4.5), but not for a favorite.
 ///
 /// The state is in memory: files by path relative to the user's top, and the bin.
 public final class NextcloudDouble: @unchecked Sendable {
@@ -70,6 +72,18 @@ public final class NextcloudDouble: @unchecked Sendable {
       nodes[path] = Node(
         isFolder: folder, bytes: Array(text.utf8), etag: counter, modified: tick(), fileID: counter,
         permissions: permissions ?? (folder ? "RGDNVCK" : "RGDNVW"))
+      changedBelow(path)
+    }
+  }
+
+  /// The ETag of every folder above `path`, up to the top, moves (what Nextcloud does when
+  /// anything below a folder is created, written, moved or deleted).
+  private func changedBelow(_ path: String) {
+    var folder = path
+    while !folder.isEmpty {
+      folder = folder.contains("/") ? String(folder[..<folder.lastIndex(of: "/")!]) : ""
+      counter += 1
+      nodes[folder]?.etag = counter
     }
   }
 
@@ -180,11 +194,13 @@ public final class NextcloudDouble: @unchecked Sendable {
       }
       let created = nodes[path] == nil
       counter += 1
+      let etag = counter
       nodes[path] = Node(
-        isFolder: false, bytes: r.body, etag: counter, modified: tick(), fileID: nodes[path]?.fileID ?? counter,
+        isFolder: false, bytes: r.body, etag: etag, modified: tick(), fileID: nodes[path]?.fileID ?? etag,
         permissions: nodes[path]?.permissions ?? "RGDNVW")
+      changedBelow(path)
       return ScriptedHTTPServer.answer(
-        created ? "201 Created" : "204 No Content", headers: [("ETag", "\"\(counter)\""), ("OC-ETag", "\"\(counter)\"")])
+        created ? "201 Created" : "204 No Content", headers: [("ETag", "\"\(etag)\""), ("OC-ETag", "\"\(etag)\"")])
     case "PROPPATCH":
       guard nodes[path] != nil else { return status("404 Not Found") }
       propPatchCount += 1
@@ -207,6 +223,7 @@ public final class NextcloudDouble: @unchecked Sendable {
       guard nodes[parent]?.isFolder == true else { return status("409 Conflict") }
       counter += 1
       nodes[path] = Node(isFolder: true, etag: counter, modified: tick(), fileID: counter, permissions: "RGDNVCK")
+      changedBelow(path)
       return status("201 Created")
     case "DELETE":
       guard let node = nodes[path], !path.isEmpty else { return status("404 Not Found") }
@@ -216,6 +233,7 @@ public final class NextcloudDouble: @unchecked Sendable {
       let deleted = tick()
       let name = (path.split(separator: "/").last.map(String.init) ?? path) + ".d\(Int(deleted.timeIntervalSince1970))"
       bin[name] = Binned(name: name, original: path, deleted: deleted, nodes: moved)
+      changedBelow(path)
       return status("204 No Content")
     case "MOVE", "COPY":
       guard let node = nodes[path] else { return status("404 Not Found") }
@@ -234,6 +252,8 @@ public final class NextcloudDouble: @unchecked Sendable {
         }
         nodes[key == "" ? target : target + "/" + key] = n
       }
+      if r.method == "MOVE" { changedBelow(path) }
+      changedBelow(target)
       return status("201 Created")
     default:
       return status("405 Method Not Allowed")
@@ -255,6 +275,7 @@ public final class NextcloudDouble: @unchecked Sendable {
       guard destination(r, under: "/remote.php/dav/trashbin/\(user)/restore") == name else { return status("403 Forbidden") }
       if nodes[item.original] != nil { return status("412 Precondition Failed") }
       for (key, n) in item.nodes { nodes[key == "" ? item.original : item.original + "/" + key] = n }
+      changedBelow(item.original)
       bin[name] = nil
       return status("201 Created")
     case "DELETE":

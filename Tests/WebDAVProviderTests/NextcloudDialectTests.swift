@@ -224,6 +224,36 @@ import WebDAVTestSupport
     #expect(try await allChildren(provider(nc, pageSize: 100), big).map(\.filename.lossyString) == names)
   }
 
+  /// The double's folders change their ETag when anything below them changes, up to the top, as
+  /// Nextcloud's do (so a folder's version, the poller's hint, says whether to look below it);
+  /// a sibling's stays, and a favorite moves none.
+  @Test func aFolderVersionMovesWhenAnythingBelowItChanges() async throws {
+    let nc = try NextcloudDouble()
+    defer { nc.stop() }
+    nc.put("A", folder: true)
+    nc.put("A/B", folder: true)
+    nc.put("A/B/deep.txt", "1")
+    nc.put("Other", folder: true)
+    let p = provider(nc)
+    func versions() async throws -> [ItemVersion] {
+      var out: [ItemVersion] = []
+      for path in ["/A", "/A/B", "/Other"] { out.append(try await p.item(at: ItemPath(path)).version) }
+      return out
+    }
+    let before = try await versions()
+    #expect(!before.contains(.empty))
+    let deep = try await p.item(at: ItemPath("/A/B/deep.txt"))
+    _ = try await p.modifyItem(
+      ItemTemplate(deep), baseVersion: deep.version, changedFields: .contents, contents: try file("2"))
+    let after = try await versions()
+    #expect(after[0] != before[0] && after[1] != before[1], "both ancestors moved")
+    #expect(after[2] == before[2], "a sibling folder did not")
+    var template = ItemTemplate(try await p.item(at: ItemPath("/A/B/deep.txt")))
+    template.favoriteRank = 1
+    _ = try await p.modifyItem(template, baseVersion: deep.version, changedFields: .favoriteRank, contents: nil)
+    #expect(try await versions() == after, "a favorite is not a change below")
+  }
+
   @Test func trashbinURLsAreFoundOnlyForTheFilesEndpoint() {
     let found = WebDAVDialect.trashbin(of: URL(string: "https://c.example/nc/remote.php/dav/files/al%20ice/Work/Sub/")!)
     #expect(found?.url.absoluteString == "https://c.example/nc/remote.php/dav/trashbin/al%20ice/")
