@@ -44,10 +44,12 @@ extension AppServices {
   /// first status check answers.
   public func locationEntries() -> [LocationEntry] {
     registry.domains.map { d in
-      LocationEntry(
+      var entry = LocationEntry(
         domain: d.identifier, name: d.displayName,
         root: FolderLocation(domain: d.identifier, identifier: .root, path: d.localRoot ?? .root, name: d.displayName),
         isRemote: d.isSynced, hasTrash: d.traits.hasTrash)
+      entry.detectsConflictingEdits = d.traits.conditionalWrites != .ignored
+      return entry
     }
   }
 

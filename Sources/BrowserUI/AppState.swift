@@ -41,6 +41,11 @@ public struct LocationEntry: Sendable, Equatable {
   public var signInHint: String?
   /// Whether deleting moves to a trash there (an SSH host has none: delete is for good, asked first).
   public var hasTrash = true
+  /// Whether a write there is refused when the item changed elsewhere since it was read. False for
+  /// a server that ignores conditional writes (nginx, `rclone serve`, some S3 stores: issue 11
+  /// §1): Info says it cannot detect conflicting edits. A fact of the location's configuration (its
+  /// probe), not a state that comes and goes like `status`.
+  public var detectsConflictingEdits = true
   /// What the sign-in form calls its two fields (a bucket: "Access key", "Secret key").
   public var credentialLabels = Self.defaultCredentialLabels
   public static let defaultCredentialLabels = CredentialLabels(user: "User", secret: "Password")

@@ -293,9 +293,20 @@ enum InfoRows {
       if let rec = e.recoverySuggestion { r.append(("Recovery", rec)) }
     }
     if item.version != .empty { r.append(("Version", item.version.displayString)) }
+    r += conflictRows(domain, s)
     // A new file waiting to upload has only the queue's placeholder: the server names it later.
     r.append(("Identifier", s.isPendingUpload(item) ? "none yet (not on the server)" : TerminalText.escape(item.identifier.rawValue)))
     return r
+  }
+
+  /// What a location whose server ignores conditional writes must tell (issue 11 §1): an edit
+  /// made elsewhere meanwhile can be replaced without Folio noticing (it reads the item just
+  /// before writing, which narrows the window but cannot close it).
+  static func conflictRows(_ domain: DomainIdentifier?, _ s: AppState) -> [(String, String)] {
+    guard let domain, s.sidebar.locations.first(where: { $0.domain == domain })?.detectsConflictingEdits == false else {
+      return []
+    }
+    return [("Conflicts", "cannot detect conflicting edits"), ("Why", "the server ignores conditional writes")]
   }
 
   static func syncText(_ item: Item) -> String {

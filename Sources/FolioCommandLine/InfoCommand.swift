@@ -48,6 +48,10 @@ struct InfoCommand: AsyncParsableCommand {
       if let p = it.posixPermissions { rows.append(("Permissions", String(p, radix: 8))) }
       rows.append(("Can", it.capabilities.names.joined(separator: ", ")))
       rows.append(("Version", it.version.displayString))
+      // Said wherever the item is shown, not only by `folio domain list` (issue 11 §1).
+      if domain.traits.conditionalWrites == .ignored {
+        rows.append(("Conflicts", "cannot detect conflicting edits (the server ignores conditional writes)"))
+      }
       rows.append(("Identifier", it.identifier.rawValue))
       if let e = it.uploadingError ?? it.downloadingError {
         rows.append(("Last error", TerminalText.escapeMessage(e.message)))

@@ -28,6 +28,10 @@ public struct Item: Sendable, Equatable, Identifiable {
   public var tags: [String]
   /// Favorite folders' order; nil when not a favorite. Per user.
   public var favoriteRank: UInt64?
+  /// `NSFileProviderFavoriteRankUnranked`: "a favorite; you choose the rank" — what a provider
+  /// whose storage knows favorites but not their order (Nextcloud's `oc:favorite`) states. The
+  /// index gives it the next rank, once.
+  public static let favoriteRankUnranked = UInt64.max
 
   /// For trashed items: where they were, and when they were trashed.
   public var originalPath: ItemPath?

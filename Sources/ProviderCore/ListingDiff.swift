@@ -62,6 +62,9 @@ public struct KnownChild: Sendable, Equatable {
   public var modified: Date?
   public var isFolder: Bool
   public var fingerprint: ContentFingerprint?
+  /// Whether the index has it as a favorite, where listings say it (storage that keeps favorites);
+  /// nil: not compared.
+  public var isFavorite: Bool?
 
   public init(
     identifier: ItemIdentifier, name: ItemName, path: ItemPath, version: ItemVersion, size: Int64?, modified: Date?,
@@ -77,16 +80,20 @@ public struct KnownChild: Sendable, Equatable {
     self.fingerprint = fingerprint
   }
 
-  public init(_ item: Item, hash kind: ProviderTraits.ContentHash) {
+  /// - Parameter favorite: Listings state favorites (``ProviderTraits/storesFavorites``): the
+  ///   child's favorite state is compared too.
+  public init(_ item: Item, hash kind: ProviderTraits.ContentHash, favorite: Bool = false) {
     self.init(
       identifier: item.identifier, name: item.filename, path: item.path, version: item.version, size: item.documentSize,
       modified: item.contentModificationDate, isFolder: item.isFolder, fingerprint: .of(item, hash: kind))
+    if favorite { isFavorite = item.isFavorite }
   }
 
   /// True when a listed item says nothing new about this child.
   func isUnchanged(by item: Item) -> Bool {
     version == item.version && name == item.filename && path == item.path && size == item.documentSize
       && modified == item.contentModificationDate && isFolder == item.isFolder
+      && (isFavorite.map { $0 == item.isFavorite } ?? true)
   }
 }
 

@@ -58,6 +58,9 @@ public actor ListingPoller {
   nonisolated let pageSize: Int
   nonisolated let detectMoves: Bool
   nonisolated let hashKind: ProviderTraits.ContentHash
+  /// The storage keeps favorites (Nextcloud): a listing that changes only an item's favorite state
+  /// changes the item (its ETag does not move with it: owncloud/core#16589).
+  nonisolated let favoritesListed: Bool
 
   private var schedule: PollSchedule
   private var states: [ItemIdentifier: FolderListingState] = [:]
@@ -92,6 +95,7 @@ public actor ListingPoller {
     self.pageSize = pageSize
     self.detectMoves = provider.traits.identity == .pathKeyed
     self.hashKind = provider.traits.contentHash
+    self.favoritesListed = provider.traits.storesFavorites
     self.schedule = PollSchedule(cadence: cadence)
     (commands, commandSink) = AsyncStream.makeStream(of: Command.self)
   }
@@ -298,7 +302,9 @@ public actor ListingPoller {
     let known: [KnownChild]
     let absences: Set<ItemIdentifier>
     do {
-      known = try index.children(domain: domain, of: folder, limit: Int.max).map { KnownChild($0.item(), hash: hashKind) }
+      known = try index.children(domain: domain, of: folder, limit: Int.max).map {
+        KnownChild($0.item(), hash: hashKind, favorite: favoritesListed)
+      }
       absences = Set(try index.listingAbsences(domain: domain, folder: folder).keys)
     } catch {
       return (ListingChanges(folder: folder, verdict: .failed), nil)

@@ -14,7 +14,9 @@ extension WorkingSetSync {
   public func applyListing(_ changes: ListingChanges) async throws(ProviderError) -> Summary {
     var summary = Summary()
     for move in changes.moves { try relink(move) }
-    try await apply(updated: changes.updatedItems, deleted: changes.deletedIdentifiers, into: &summary)
+    try await apply(
+      updated: changes.updatedItems, deleted: changes.deletedIdentifiers, into: &summary,
+      favoritesListed: provider.traits.storesFavorites)
     if !changes.moves.isEmpty || changes.folderChanged {
       // A folder shown in the browser is listed again (its new files are not in the working set,
       // so applying them above said nothing).

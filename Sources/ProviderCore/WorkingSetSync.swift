@@ -178,7 +178,13 @@ public actor WorkingSetSync {
   /// The `userInfo` key a provider puts on a conflict copy, naming its original.
   public static let conflictOfKey = "conflictOf"
 
-  func apply(updated: [Item], deleted: [ItemIdentifier], into summary: inout Summary) async throws(ProviderError) {
+  /// - Parameter favoritesListed: The items come from a listing of storage that keeps favorites
+  ///   itself (Nextcloud's `oc:favorite`): an item without a rank is not a favorite there, so a
+  ///   favorite the index holds for it was removed elsewhere and goes. (A change batch's item
+  ///   without a rank says nothing of it: `applyProviderFields` keeps the index's.)
+  func apply(
+    updated: [Item], deleted: [ItemIdentifier], into summary: inout Summary, favoritesListed: Bool = false
+  ) async throws(ProviderError) {
     var changed: [Item] = []
     // What a person could see change: new to the index, another version, another place. A
     // reconciliation re-reads every known item; those it finds as they were are refreshed in
@@ -190,13 +196,21 @@ public actor WorkingSetSync {
     // knows nor would take are passed over without a read.
     let candidates = updated.filter { !$0.identifier.isReserved }
     let indexed = try index.knownIdentifiers(among: candidates.map(\.identifier), domain: domain)
+    var unfavorited: [Item] = []
     for item in candidates where indexed.contains(item.identifier) || Self.qualifies(item) {
       let known = indexed.contains(item.identifier) ? try index.item(domain: domain, identifier: item.identifier) : nil
       changed.append(item)
-      if let known, known.version == item.version, known.path == item.path, known.isTrashed == item.isTrashed { continue }
+      let favoriteMoved = favoritesListed && known.map { $0.isFavorite != item.isFavorite } == true
+      if favoriteMoved && !item.isFavorite { unfavorited.append(item) }
+      if let known, known.version == item.version, known.path == item.path, known.isTrashed == item.isTrashed,
+        !favoriteMoved
+      {
+        continue
+      }
       visible.append(item.identifier)
     }
     if !changed.isEmpty { try index.upsert(changed, domain: domain, insertNew: true) }
+    for item in unfavorited { try index.setFavoriteRank(nil, item: item, domain: domain) }
     summary.updated += changed.count
 
     for item in changed {

@@ -20,7 +20,8 @@ import Synchronization
 /// domain), a replace is conditional on the base version and a refused one keeps the new bytes
 /// beside the object under a conflict name, as `SFTPProvider` does. Where it does not, the object
 /// is read (HEAD) just before it is replaced: the window for a lost edit is as small as the
-/// protocol allows, and `folio domain list` says the store cannot detect conflicting edits.
+/// protocol allows, and `folio domain list`, `folio info` and the browser's Info say the store
+/// cannot detect conflicting edits.
 public final class S3Provider: Provider, PathKeyedProvider, AccountStatusProviding, @unchecked Sendable {
   public let domain: DomainIdentifier
   public let endpoint: S3Endpoint
@@ -48,7 +49,9 @@ public final class S3Provider: Provider, PathKeyedProvider, AccountStatusProvidi
   public var traits: ProviderTraits {
     ProviderTraits(
       content: .synced, changeFeed: .none, identity: .pathKeyed, hasTrash: versioned, rangedReads: true,
-      conditionalWrites: conditionalWrites, contentHash: .opaqueTag, storesFavorites: false, namesAreBytes: false)
+      // Unprobed is written to as ignoring them, and said so (as `folio domain list` does).
+      conditionalWrites: conditionalWrites == .honoured ? .honoured : .ignored, contentHash: .opaqueTag,
+      storesFavorites: false, namesAreBytes: false)
   }
 
   /// - Parameters:

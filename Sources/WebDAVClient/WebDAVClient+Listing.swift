@@ -89,12 +89,22 @@ extension WebDAVClient {
     _ path: WebDAVPath, depth: Int, collection: Bool, properties: WebDAVProperties, batchSize: Int,
     entries: @Sendable ([WebDAVEntry]) async throws -> Void
   ) async throws -> MultistatusReader.Outcome {
+    try await propfindAnswer(
+      path, depth: depth, collection: collection, properties: properties, batchSize: batchSize, entries: entries
+    ).outcome
+  }
+
+  /// A PROPFIND with `extra` headers (Nextcloud's paging), and the answer's headers.
+  func propfindAnswer(
+    _ path: WebDAVPath, depth: Int, collection: Bool, properties: WebDAVProperties, batchSize: Int,
+    extra: [(String, String)] = [], entries: @Sendable ([WebDAVEntry]) async throws -> Void
+  ) async throws -> (outcome: MultistatusReader.Outcome, headers: HTTPHeaders) {
     let url = try url(path, collection: collection)
     let body = PropfindBody.xml(properties)
     let operation: DAVOperation = depth == 0 ? .stat : .list
     let opened = try await open(
       .PROPFIND, url,
-      headers: headers([("Depth", String(depth)), ("Content-Type", "application/xml; charset=utf-8")]), body: body)
+      headers: headers([("Depth", String(depth)), ("Content-Type", "application/xml; charset=utf-8")] + extra), body: body)
     guard opened.head.status.code == 207 else {
       throw await refusal(opened, operation: operation, subject: path)
     }
@@ -132,6 +142,6 @@ extension WebDAVClient {
       throw error
     }
     try await finish(opened.task)
-    return outcome
+    return (outcome, opened.head.headers)
   }
 }

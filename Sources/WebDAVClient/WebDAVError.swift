@@ -29,6 +29,9 @@ public struct WebDAVError: Error, Sendable, Equatable, CustomStringConvertible {
     case insufficientStorage
     /// 5xx (but 501, 505, 507), 408, 425, 429: busy or failing for a moment; see ``retryAfter``.
     case retryable
+    /// Nextcloud no longer had the pages of a paged listing (their token expired) and listed the
+    /// folder afresh midway: the pages are of two snapshots. Read the folder again.
+    case pagesExpired
     /// No answer: refused, reset, timed out, name not resolved.
     case unreachable
     /// The TLS handshake failed (an unknown authority, a wrong name, an expired certificate).

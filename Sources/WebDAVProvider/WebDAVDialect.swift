@@ -12,10 +12,15 @@ public enum WebDAVDialect: String, Sendable {
   case generic
   case nextcloud
 
-  /// What a listing asks for.
+  /// What a listing asks for: on Nextcloud also the permissions and the favorite state (a
+  /// favorite set on another device or in the web interface reaches the index with the listing).
   var listingProperties: WebDAVProperties {
-    self == .nextcloud ? WebDAVProperties.standard.union([.permissions, .fileID]) : .standard
+    self == .nextcloud ? WebDAVProperties.standard.union([.permissions, .fileID, .favorite]) : .standard
   }
+
+  /// Whether the server keeps the account's favorites (Nextcloud's `oc:favorite`, set with
+  /// PROPPATCH): they are then the same on every device; elsewhere Folio's index keeps them.
+  public var storesFavorites: Bool { self == .nextcloud }
 
   /// The trash bin of a Nextcloud files URL: `…/remote.php/dav/files/USER/[SUB/]` has its bin at
   /// `…/remote.php/dav/trashbin/USER/`, and a location at SUB shows the items deleted below SUB.

@@ -19,7 +19,7 @@ enum WebDAVErrorMapping {
     case .preconditionFailed: return ProviderError(.localVersionConflictingWithServer, message)
     case .locked: return ProviderError(.itemLocked, message)
     case .insufficientStorage: return ProviderError(.insufficientQuota, message)
-    case .retryable: return ProviderError(.serverBusy, message, retryAfter: e.retryAfter)
+    case .retryable, .pagesExpired: return ProviderError(.serverBusy, message, retryAfter: e.retryAfter)
     case .unreachable: return ProviderError(.serverUnreachable, message)
     case .tlsRefused: return ProviderError(.cannotSynchronize, message + " (a server with its own certificate: add it with --ca-file)")
     case .insecureTransport, .badConfiguration: return ProviderError(.badConfig, message)

@@ -14,6 +14,8 @@ struct WebDAVListingEntry: FolderListingEntry, Equatable {
   var permissions: String?
   /// The ETag as listed (a collection's: the folder's version).
   var etag: String?
+  /// Nextcloud's `oc:favorite` (nil where the server does not say).
+  var isFavorite: Bool?
 
   init(_ entry: WebDAVEntry) {
     name = entry.name
@@ -23,6 +25,7 @@ struct WebDAVListingEntry: FolderListingEntry, Equatable {
     version = WebDAVVersion.of(entry)
     permissions = entry.permissions
     etag = entry.etag
+    isFavorite = entry.isFavorite
   }
 }
 

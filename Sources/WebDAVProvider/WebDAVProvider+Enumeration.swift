@@ -27,20 +27,33 @@ extension WebDAVProvider {
   /// Every child of `folder`. Only a complete listing is returned (a 207 that holds the folder
   /// itself and no failed response): anything less is an error, never a shorter folder, so the
   /// poller cannot read deletions into it (remote-providers.md §1.3).
+  ///
+  /// On Nextcloud the folder is read in pages of ``nextcloudPageSize`` (`X-NC-Paginate`: one
+  /// snapshot, a bounded request each); pages that expired midway are read again once from the
+  /// start. Other servers get the plain PROPFIND, unchanged.
   private func read(
     _ folder: ItemPath, _ request: EnumerationRequest, progress: @escaping @Sendable (EnumerationProgress) -> Void
   ) async throws(ProviderError) -> FolderListing<WebDAVListingEntry> {
     let path = try Self.davPath(folder)
     let collected = Mutex<[WebDAVListingEntry]>([])
     let includeHidden = request.includeHidden
-    let listing = try await withClient { c in
-      try await c.list(path, properties: self.dialect.listingProperties) { batch in
-        let kept = batch.filter { Self.isUsableName($0.name) && (includeHidden || $0.name.first != 0x2E) }
-        let count = collected.withLock { list in
-          list += kept.map(WebDAVListingEntry.init)
-          return list.count
-        }
-        progress(EnumerationProgress(phase: .reading, completed: count, total: nil))
+    let take: @Sendable ([WebDAVEntry]) async throws -> Void = { batch in
+      let kept = batch.filter { Self.isUsableName($0.name) && (includeHidden || $0.name.first != 0x2E) }
+      let count = collected.withLock { list in
+        list += kept.map(WebDAVListingEntry.init)
+        return list.count
+      }
+      progress(EnumerationProgress(phase: .reading, completed: count, total: nil))
+    }
+    let listing = try await withClient { c -> WebDAVListing in
+      guard self.dialect == .nextcloud else { return try await c.list(path, properties: self.dialect.listingProperties, entries: take) }
+      do {
+        return try await c.listInPages(
+          path, properties: self.dialect.listingProperties, pageSize: self.nextcloudPageSize, entries: take)
+      } catch let error as WebDAVError where error.code == .pagesExpired {
+        collected.withLock { $0.removeAll() }
+        return try await c.listInPages(
+          path, properties: self.dialect.listingProperties, pageSize: self.nextcloudPageSize, entries: take)
       }
     }
     guard listing.collection.isCollection else {

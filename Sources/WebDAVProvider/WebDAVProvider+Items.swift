@@ -32,18 +32,31 @@ extension WebDAVProvider {
   }
 
   func item(_ path: ItemPath, _ entry: WebDAVEntry) -> Item {
-    entry.isCollection
+    var made =
+      entry.isCollection
       ? folderItem(path, modified: entry.lastModified, permissions: entry.permissions, etag: entry.etag)
       : fileItem(
         path, size: max(0, entry.size ?? 0), lastModified: entry.lastModified, version: WebDAVVersion.of(entry),
         permissions: entry.permissions)
+    made.favoriteRank = Self.favoriteRank(entry.isFavorite)
+    return made
   }
 
   func makeItem(_ folder: ItemPath, _ e: WebDAVListingEntry) -> Item {
     let path = folder.appending(ItemName(bytes: e.name))
-    return e.isFolder
+    var made =
+      e.isFolder
       ? folderItem(path, modified: e.lastModified, permissions: e.permissions, etag: e.etag)
       : fileItem(path, size: e.size, lastModified: e.lastModified, version: e.version, permissions: e.permissions)
+    made.favoriteRank = Self.favoriteRank(e.isFavorite)
+    return made
+  }
+
+  /// Nextcloud's `oc:favorite` as a rank: "a favorite, unranked" (the index ranks it), or none.
+  /// Nil also where the server does not say; the core reads a listing's nil as "not a favorite"
+  /// only for a provider whose traits say it stores favorites (the Nextcloud dialect).
+  static func favoriteRank(_ isFavorite: Bool?) -> UInt64? {
+    isFavorite == true ? Item.favoriteRankUnranked : nil
   }
 
   /// A file: its version is the ETag (or size and date). Dataless: the core downloads on demand.

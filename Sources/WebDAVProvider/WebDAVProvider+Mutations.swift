@@ -42,7 +42,8 @@ extension WebDAVProvider {
   /// Contents: a PUT conditional on the base version where the server honours `If-Match`, else
   /// checked by a PROPFIND just before. A stale base keeps both versions: the new bytes go beside
   /// the file under a conflict name and the server's item comes back with
-  /// `localVersionConflictingWithServer`. Rename and move: MOVE with `Overwrite: F`.
+  /// `localVersionConflictingWithServer`. Rename and move: MOVE with `Overwrite: F`. Favorite
+  /// (Nextcloud only): PROPPATCH of `oc:favorite`.
   public func modifyItem(
     _ template: ItemTemplate, baseVersion: ItemVersion, changedFields: ItemFields, contents: URL?,
     progress: @escaping @Sendable (TransferProgress) -> Void
@@ -89,6 +90,15 @@ extension WebDAVProvider {
         listings.forget(newPath.parent)
         path = newPath
       }
+    }
+    if changedFields.contains(.favoriteRank) {
+      // Only the Nextcloud dialect stores favorites (the traits say so): the core asks no other.
+      guard dialect.storesFavorites else {
+        throw ProviderError(.featureUnsupported, "this WebDAV server keeps no favorites: Folio keeps them on this computer")
+      }
+      let target = try Self.davPath(path)
+      let isFolder = template.contentType == .folder || path == .root
+      try await withClient { c in try await c.setFavorite(template.favoriteRank != nil, target, isCollection: isFolder) }
     }
     return try await item(at: path)
   }

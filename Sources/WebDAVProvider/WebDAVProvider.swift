@@ -18,8 +18,8 @@ import WebDAVClient
 /// **Conflicts.** Where the server honours `If-Match` (the probe of `folio domain add`, kept in the
 /// domain), a replace is conditional on the base version; a refused one keeps the new bytes
 /// beside the file under a conflict name. Where it does not, the file is read (PROPFIND Depth 0)
-/// just before it is replaced, and `folio domain list` says the server cannot detect conflicting
-/// edits.
+/// just before it is replaced, and `folio domain list`, `folio info` and the browser's Info say the
+/// server cannot detect conflicting edits.
 ///
 /// **Servers that write in place** (rclone's, wsgidav: the probe saw a reader get new bytes before
 /// the PUT ended) get each upload to a temporary name beside the target and a MOVE over it, so an
@@ -32,7 +32,9 @@ public final class WebDAVProvider: Provider, PathKeyedProvider, AccountStatusPro
   public let domain: DomainIdentifier
   public let url: URL
   public let caFile: String?
-  /// What the probe found the server does with conditional writes.
+  /// What the probe found the server does with conditional writes. The traits state an unprobed
+  /// server as ignoring them: it is written to as one, and its location says it cannot detect
+  /// conflicting edits (as `folio domain list` does).
   public let conditionalWrites: ProviderTraits.ConditionalWrites
   /// What the probe found about PUT: true (writes into the file itself), false (replaces it when
   /// complete), nil (not known: treated as true, the safe way).
@@ -41,6 +43,9 @@ public final class WebDAVProvider: Provider, PathKeyedProvider, AccountStatusPro
   public let dialect: WebDAVDialect
   /// Nextcloud's trash bin for this location, when its URL has one.
   let trashbin: (url: URL, within: [UInt8])?
+  /// Entries per page of a Nextcloud listing (`X-NC-Paginate-Count`): big enough that a folder
+  /// of a few hundred entries is one request, small enough that each is short for the server.
+  let nextcloudPageSize: Int
   private let passwordSource: PasswordSource
   private let state: Mutex<(user: String, client: WebDAVClient?)>
   let listings = FolderListingCache<WebDAVListingEntry>(capacity: 16)
@@ -50,7 +55,8 @@ public final class WebDAVProvider: Provider, PathKeyedProvider, AccountStatusPro
   public var traits: ProviderTraits {
     ProviderTraits(
       content: .synced, changeFeed: .none, identity: .pathKeyed, hasTrash: trashbin != nil, rangedReads: true,
-      conditionalWrites: conditionalWrites, contentHash: .opaqueTag, storesFavorites: false, namesAreBytes: false)
+      conditionalWrites: conditionalWrites == .honoured ? .honoured : .ignored, contentHash: .opaqueTag,
+      storesFavorites: dialect.storesFavorites, namesAreBytes: false)
   }
 
   /// - Parameters:
@@ -60,12 +66,14 @@ public final class WebDAVProvider: Provider, PathKeyedProvider, AccountStatusPro
   ///   - conditionalWrites: The probe's finding (`unknown` before one ran: treated as ignored).
   ///   - replacesInPlace: The probe's finding (nil: unknown, treated as in place).
   ///   - dialect: What `folio domain add` found the server speaks (``WebDAVDialect``).
+  ///   - nextcloudPageSize: Entries per page of a Nextcloud listing.
   public init(
     domain: DomainIdentifier, url: URL, user: String, caFile: String? = nil, password: @escaping PasswordSource,
     conditionalWrites: ProviderTraits.ConditionalWrites = .unknown, replacesInPlace: Bool? = nil,
-    dialect: WebDAVDialect = .generic
+    dialect: WebDAVDialect = .generic, nextcloudPageSize: Int = 1000
   ) {
     self.dialect = dialect
+    self.nextcloudPageSize = nextcloudPageSize
     trashbin = dialect == .nextcloud ? WebDAVDialect.trashbin(of: url) : nil
     self.domain = domain
     self.url = url

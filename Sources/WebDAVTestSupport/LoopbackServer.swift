@@ -102,6 +102,22 @@ enum LoopbackServer {
     throw WebDAVFixtureError("\(name) did not start: \(lastLog)")
   }
 
+  /// Starts a server again on the port it had (a test that killed it brings it back): waited for
+  /// until it accepts connections, bounded only as a hang guard.
+  static func restart(_ name: String, port: Int, log: () -> String, launch: (Int) throws -> ServerChild) throws -> ServerChild {
+    let child = try launch(port)
+    let deadline = Date().addingTimeInterval(60)
+    while true {
+      let late = Date() >= deadline
+      if isAccepting(port) { return child }
+      if !child.isRunning || late { break }
+      usleep(10_000)
+    }
+    child.signal(SIGKILL)
+    child.waitForExit()
+    throw WebDAVFixtureError("\(name) did not start again on port \(port): \(log())")
+  }
+
   /// Stops `child`: SIGTERM, and SIGKILL if it is still there after 30 s (a server stuck in its
   /// shutdown must not hold the test's thread forever).
   static func stop(_ child: ServerChild) {

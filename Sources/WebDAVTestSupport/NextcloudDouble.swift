@@ -8,7 +8,15 @@ import TestSupport
 /// propstats for what an item lacks, the trash bin at `remote.php/dav/trashbin/USER/trash/` with
 /// `nc:trashbin-filename`, `-original-location`, `-deletion-time`, Put Back as a MOVE to
 /// `…/restore/NAME`, 507 with a Sabre error body over quota, `If-Match` / `If-None-Match: *`
-/// honoured (ownCloud's protocol tests; SabreDAV).
+/// honoured (ownCloud's protocol tests; SabreDAV), favorites as `oc:favorite` (`0`/`1`) set by a
+/// PROPPATCH and answered 207 with the property's propstat (NC basic.rst "Settings favorites";
+/// the server's TagsPlugin answers 200 for it; a favorite does not change the ETag:
+/// owncloud/core#16589), and paginated PROPFIND (`X-NC-Paginate`, `-Count`, `-Token`,
+/// `-Offset`; `-Total` in the answer) as `apps/dav/lib/Paginate/PaginatePlugin.php` does it: the
+/// first page and a token for a snapshot of the rest, later pages served from that snapshot, an
+/// unknown token answered with a fresh listing from the offset. A folder's ETag changes whenever
+/// anything below it changes, up to the top (Nextcloud propagates it to every ancestor:
+/// remote-providers.md §4.2, §4.5), but not for a favorite.
 ///
 /// The state is in memory: files by path relative to the user's top, and the bin.
 public final class NextcloudDouble: @unchecked Sendable {
@@ -24,6 +32,7 @@ public final class NextcloudDouble: @unchecked Sendable {
     var modified: Date
     var fileID: Int
     var permissions: String
+    var favorite = false
   }
 
   struct Binned {
@@ -63,6 +72,18 @@ public final class NextcloudDouble: @unchecked Sendable {
       nodes[path] = Node(
         isFolder: folder, bytes: Array(text.utf8), etag: counter, modified: tick(), fileID: counter,
         permissions: permissions ?? (folder ? "RGDNVCK" : "RGDNVW"))
+      changedBelow(path)
+    }
+  }
+
+  /// The ETag of every folder above `path`, up to the top, moves (what Nextcloud does when
+  /// anything below a folder is created, written, moved or deleted).
+  private func changedBelow(_ path: String) {
+    var folder = path
+    while !folder.isEmpty {
+      folder = folder.contains("/") ? String(folder[..<folder.lastIndex(of: "/")!]) : ""
+      counter += 1
+      nodes[folder]?.etag = counter
     }
   }
 
@@ -71,6 +92,33 @@ public final class NextcloudDouble: @unchecked Sendable {
   }
 
   public var binNames: [String] { lock.withLock { Array(bin.keys) } }
+
+  /// Whether the account has the item as a favorite (nil: no such item).
+  public func isFavorite(_ path: String) -> Bool? { lock.withLock { nodes[path]?.favorite } }
+
+  /// Another client (the web interface, the phone) marks or unmarks a favorite.
+  public func setFavorite(_ path: String, _ on: Bool) { lock.withLock { nodes[path]?.favorite = on } }
+
+  /// Whether the server pages listings (false: a server without the plugin, which ignores the
+  /// headers and answers whole).
+  public var paginates: Bool {
+    get { lock.withLock { paging } }
+    set { lock.withLock { paging = newValue } }
+  }
+  private var paging = true
+  /// PROPFINDs that asked for pages, and how many of them got one.
+  public var pageRequests: (asked: Int, paged: Int) { lock.withLock { (pagesAsked, pagesServed) } }
+  private var pagesAsked = 0
+  private var pagesServed = 0
+  /// Snapshots of paged listings by token: the URL listed and every response of it.
+  private var pageCache: [String: (url: String, responses: [String])] = [:]
+
+  /// The server forgets its paged listings (Nextcloud's cache expires them).
+  public func expirePages() { lock.withLock { pageCache.removeAll() } }
+
+  /// PROPPATCHes received, for a test that checks none was sent.
+  public var propPatches: Int { lock.withLock { propPatchCount } }
+  private var propPatchCount = 0
 
   private func tick() -> Date {
     clock += 1
@@ -120,6 +168,8 @@ public final class NextcloudDouble: @unchecked Sendable {
           responses.append(response(child, n))
         }
       }
+      if r.headers["x-nc-paginate"] != nil { pagesAsked += 1 }
+      if paging, r.headers["x-nc-paginate"] == "true" { return paged(r, responses) }
       return multistatus(responses)
     case "GET":
       guard let node = nodes[path], !node.isFolder else { return status("404 Not Found") }
@@ -144,16 +194,36 @@ public final class NextcloudDouble: @unchecked Sendable {
       }
       let created = nodes[path] == nil
       counter += 1
+      let etag = counter
       nodes[path] = Node(
-        isFolder: false, bytes: r.body, etag: counter, modified: tick(), fileID: nodes[path]?.fileID ?? counter,
+        isFolder: false, bytes: r.body, etag: etag, modified: tick(), fileID: nodes[path]?.fileID ?? etag,
         permissions: nodes[path]?.permissions ?? "RGDNVW")
+      changedBelow(path)
       return ScriptedHTTPServer.answer(
-        created ? "201 Created" : "204 No Content", headers: [("ETag", "\"\(counter)\""), ("OC-ETag", "\"\(counter)\"")])
+        created ? "201 Created" : "204 No Content", headers: [("ETag", "\"\(etag)\""), ("OC-ETag", "\"\(etag)\"")])
+    case "PROPPATCH":
+      guard nodes[path] != nil else { return status("404 Not Found") }
+      propPatchCount += 1
+      // Only what this double knows: `oc:favorite` (the TagsPlugin's property). Anything else is
+      // refused in its propstat, as SabreDAV does for a property no plugin takes.
+      let body = String(decoding: r.body, as: UTF8.self)
+      let href = "/remote.php/dav/files/\(user)/" + encode(path) + (nodes[path]!.isFolder && !path.isEmpty ? "/" : "")
+      guard body.contains("http://owncloud.org/ns"), let value = favoriteValue(body) else {
+        return multistatus([
+          "<d:response><d:href>\(href)</d:href><d:propstat><d:prop/><d:status>HTTP/1.1 403 Forbidden</d:status></d:propstat></d:response>"
+        ])
+      }
+      nodes[path]!.favorite = value
+      return multistatus([
+        "<d:response><d:href>\(href)</d:href><d:propstat><d:prop><oc:favorite/></d:prop>"
+          + "<d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response>"
+      ])
     case "MKCOL":
       if nodes[path] != nil { return status("405 Method Not Allowed") }
       guard nodes[parent]?.isFolder == true else { return status("409 Conflict") }
       counter += 1
       nodes[path] = Node(isFolder: true, etag: counter, modified: tick(), fileID: counter, permissions: "RGDNVCK")
+      changedBelow(path)
       return status("201 Created")
     case "DELETE":
       guard let node = nodes[path], !path.isEmpty else { return status("404 Not Found") }
@@ -163,6 +233,7 @@ public final class NextcloudDouble: @unchecked Sendable {
       let deleted = tick()
       let name = (path.split(separator: "/").last.map(String.init) ?? path) + ".d\(Int(deleted.timeIntervalSince1970))"
       bin[name] = Binned(name: name, original: path, deleted: deleted, nodes: moved)
+      changedBelow(path)
       return status("204 No Content")
     case "MOVE", "COPY":
       guard let node = nodes[path] else { return status("404 Not Found") }
@@ -177,9 +248,12 @@ public final class NextcloudDouble: @unchecked Sendable {
         if r.method == "COPY" {
           counter += 1
           n.fileID = counter
+          n.favorite = false  // a favorite is the account's mark on one file id, not copied with it
         }
         nodes[key == "" ? target : target + "/" + key] = n
       }
+      if r.method == "MOVE" { changedBelow(path) }
+      changedBelow(target)
       return status("201 Created")
     default:
       return status("405 Method Not Allowed")
@@ -201,6 +275,7 @@ public final class NextcloudDouble: @unchecked Sendable {
       guard destination(r, under: "/remote.php/dav/trashbin/\(user)/restore") == name else { return status("403 Forbidden") }
       if nodes[item.original] != nil { return status("412 Precondition Failed") }
       for (key, n) in item.nodes { nodes[key == "" ? item.original : item.original + "/" + key] = n }
+      changedBelow(item.original)
       bin[name] = nil
       return status("201 Created")
     case "DELETE":
@@ -209,6 +284,41 @@ public final class NextcloudDouble: @unchecked Sendable {
     default:
       return status("405 Method Not Allowed")
     }
+  }
+
+  /// A page of a listing (PaginatePlugin): a known token with an offset is served from its
+  /// snapshot, marked `X-NC-Paginate: true`; otherwise the listing is cut at the offset, and when
+  /// more follows it is kept under a new token named in the answer with the total.
+  private func paged(_ r: ScriptedHTTPServer.Received, _ responses: [String]) -> [UInt8] {
+    let count = Int(r.headers["x-nc-paginate-count"] ?? "").flatMap { $0 > 0 ? $0 : nil } ?? 100
+    let offset = max(0, Int(r.headers["x-nc-paginate-offset"] ?? "") ?? 0)
+    let url = String(r.target.prefix { $0 != "?" })
+    if let token = r.headers["x-nc-paginate-token"], r.headers["x-nc-paginate-offset"] != nil,
+      let cached = pageCache[token], cached.url == url
+    {
+      pagesServed += 1
+      let page = Array(cached.responses.dropFirst(offset).prefix(count))
+      return ScriptedHTTPServer.answer("207 Multi-Status", headers: [("X-NC-Paginate", "true")], xml: multistatusXML(page))
+    }
+    let page = Array(responses.dropFirst(offset).prefix(count))
+    guard offset + count < responses.count else { return multistatus(page) }
+    pagesServed += 1
+    counter += 1
+    let token = "tok\(counter)"
+    pageCache[token] = (url, responses)
+    return ScriptedHTTPServer.answer(
+      "207 Multi-Status",
+      headers: [("X-NC-Paginate", "true"), ("X-NC-Paginate-Token", token), ("X-NC-Paginate-Total", String(responses.count))],
+      xml: multistatusXML(page))
+  }
+
+  /// The value set for `oc:favorite` ("1" or "true" marks, anything else unmarks: the TagsPlugin).
+  private func favoriteValue(_ body: String) -> Bool? {
+    guard let open = body.range(of: ":favorite>") ?? body.range(of: "<favorite>"),
+      let close = body.range(of: "</", range: open.upperBound..<body.endIndex)
+    else { return nil }
+    let value = body[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespacesAndNewlines)
+    return value == "1" || value == "true"
   }
 
   /// The item at `path` and everything below it, keyed relative to it.
@@ -233,6 +343,7 @@ public final class NextcloudDouble: @unchecked Sendable {
     var found = "<d:getlastmodified>\(httpDate(n.modified))</d:getlastmodified>"
     found += "<d:getetag>&quot;\(n.etag)&quot;</d:getetag>"
     found += "<oc:fileid>\(n.fileID)</oc:fileid><oc:permissions>\(n.permissions)</oc:permissions>"
+    found += "<oc:favorite>\(n.favorite ? 1 : 0)</oc:favorite>"
     var missing = ""
     if n.isFolder {
       found += "<d:resourcetype><d:collection/></d:resourcetype>"
@@ -273,10 +384,12 @@ public final class NextcloudDouble: @unchecked Sendable {
   }
 
   private func multistatus(_ responses: [String]) -> [UInt8] {
-    ScriptedHTTPServer.answer(
-      "207 Multi-Status",
-      xml: "<?xml version=\"1.0\"?>\n<d:multistatus xmlns:d=\"DAV:\" xmlns:s=\"http://sabredav.org/ns\" "
-        + "xmlns:oc=\"http://owncloud.org/ns\" xmlns:nc=\"http://nextcloud.org/ns\">" + responses.joined() + "</d:multistatus>")
+    ScriptedHTTPServer.answer("207 Multi-Status", xml: multistatusXML(responses))
+  }
+
+  private func multistatusXML(_ responses: [String]) -> String {
+    "<?xml version=\"1.0\"?>\n<d:multistatus xmlns:d=\"DAV:\" xmlns:s=\"http://sabredav.org/ns\" "
+      + "xmlns:oc=\"http://owncloud.org/ns\" xmlns:nc=\"http://nextcloud.org/ns\">" + responses.joined() + "</d:multistatus>"
   }
 
   private func status(_ line: String) -> [UInt8] { ScriptedHTTPServer.answer(line) }

@@ -92,8 +92,12 @@ enum RemoteFixture {
   static let quota = ProviderError(.insufficientQuota, "ana is over quota on demo: 9.0 MB would take them past 10 MB")
 
   /// The demo location's root, everything loaded, the engine's events applied.
-  static func state(width: Int = 80, height: Int = 24) -> AppState {
-    var s = AppState(width: width, height: height, start: root, locations: locations)
+  ///
+  /// - Parameter detectsConflictingEdits: false: the demo server ignores conditional writes.
+  static func state(width: Int = 80, height: Int = 24, detectsConflictingEdits: Bool = true) -> AppState {
+    var located = locations
+    located[1].detectsConflictingEdits = detectsConflictingEdits
+    var s = AppState(width: width, height: height, start: root, locations: located)
     s.preview.visibility = .hidden  // (as Fixture.emptyState: these snapshots are of the list)
     s.timeZone = Fixture.utc
     s.customActions = [Fixture.compress]

@@ -246,6 +246,25 @@ import Testing
     #expect(rows2["Sync"] == "not downloaded")
   }
 
+  /// A server that ignores conditional writes (nginx, `rclone serve`: the probe's finding) makes
+  /// its location's Info say that conflicting edits cannot be detected; one that honours them
+  /// says nothing of it (issue 11 §1: not only `folio domain list`).
+  @Test func infoOfALocationThatIgnoresConditionalWritesSaysItCannotDetectConflictingEdits() {
+    func infoRows(_ s: inout AppState) -> [String: String] {
+      select(&s, "Notes.txt")
+      s.press(.character("i"))
+      guard case .info(let item, let location, let domain) = s.overlay else { return [:] }
+      s.press(.escape)
+      return Dictionary(uniqueKeysWithValues: InfoRows.rows(item, location: location, domain: domain, s).map { ($0.0, $0.1) })
+    }
+    var guarded = F.state()
+    #expect(infoRows(&guarded)["Conflicts"] == nil)
+    var unguarded = F.state(detectsConflictingEdits: false)
+    let rows = infoRows(&unguarded)
+    #expect(rows["Conflicts"] == "cannot detect conflicting edits")
+    #expect(rows["Why"] == "the server ignores conditional writes")
+  }
+
   /// A file that does not fit holds the uploads while the account is still under its quota: a
   /// status check then finds the server online, and the sidebar must keep saying why they wait.
   @Test func overQuotaStaysInTheSidebarUntilTheUploadsAreReleased() {

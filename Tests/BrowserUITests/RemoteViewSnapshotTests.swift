@@ -69,6 +69,14 @@ extension Scenario {
     return s
   }
 
+  /// Info of a file on a server that ignores conditional writes: it cannot detect conflicting edits.
+  static let remoteInfoUnguarded = Scenario("remote-info-unguarded") { size in
+    var s = RemoteFixture.state(width: size.width, height: size.height, detectsConflictingEdits: false)
+    for _ in 0..<4 { s.press(.down) }
+    s.press(.character("i"))
+    return s
+  }
+
   /// The sign-in prompt a revoked session opens: the user is known, the hint of `folio demo`.
   static let remoteAuth = Scenario("remote-auth") { size in
     var s = remote(size)
@@ -78,7 +86,8 @@ extension Scenario {
   }
 
   static let remoteAll: [Scenario] = [
-    remoteBrowse, remoteASCII, remoteMenu, remoteMenuCloud, remoteResolve, remoteInfo, remoteInfoError, remoteAuth,
+    remoteBrowse, remoteASCII, remoteMenu, remoteMenuCloud, remoteResolve, remoteInfo, remoteInfoError, remoteInfoUnguarded,
+    remoteAuth,
   ]
 }
 

@@ -43,6 +43,8 @@ import WebDAVTestSupport
     let got = try s.folio("get", "dav:/theirs.txt", Arg(copy))
     #expect(got.status == 0, "\(got)")
     #expect((try? String(contentsOfFile: copy, encoding: .utf8)) == "theirs\n")
+    let info = try s.folio("info", "dav:/theirs.txt")
+    #expect(info.status == 0 && !info.out.contains("cannot detect conflicting edits"), "\(info)")
 
     let domains = try s.folio("domain", "list")
     #expect(domains.out.contains("webdav") && domains.out.contains("online") && domains.out.contains("no trash"), "\(domains)")
@@ -79,6 +81,9 @@ import WebDAVTestSupport
     #expect(try s.folio("put", "a.txt", "dav:/").status == 0)
     #expect((try? String(contentsOfFile: server.files + "/a.txt", encoding: .utf8)) == "one\n")
     #expect(try FileManager.default.contentsOfDirectory(atPath: server.files) == ["a.txt"], "no temporary left")
+    // An item's Info says it too, not only `domain list`.
+    let info = try s.folio("info", "dav:/a.txt")
+    #expect(info.status == 0 && info.out.contains("cannot detect conflicting edits"), "\(info)")
   }
 
   @Test func aWrongPasswordOrPlainHTTPToAnotherMachineAddsNothing() async throws {
@@ -166,6 +171,22 @@ import WebDAVTestSupport
     let restored = try s.folio("trash", "restore", "cloud:/Docs/plan.txt")
     #expect(restored.status == 0, "\(restored)")
     #expect(nc.contents("Docs/plan.txt") == "the plan\n" && nc.binNames.isEmpty)
+
+    // Favorites are the account's: `folio favorite` marks the file on the server, --off unmarks.
+    let marked = try s.folio("favorite", "cloud:/Docs/plan.txt")
+    #expect(marked.status == 0 && nc.isFavorite("Docs/plan.txt") == true, "\(marked)")
+    let unmarked = try s.folio("favorite", "--off", "cloud:/Docs/plan.txt")
+    #expect(unmarked.status == 0 && nc.isFavorite("Docs/plan.txt") == false, "\(unmarked)")
+    // Marked and unmarked on another device: the listing brings it into the index, both ways.
+    nc.put("elsewhere.txt", "e")
+    nc.setFavorite("elsewhere.txt", true)
+    #expect(try s.folio("sync").status == 0)
+    let favorite = try s.folio("search", "elsewhere", "--json")
+    #expect(favorite.out.contains("\"favorite\" : true"), "\(favorite)")
+    nc.setFavorite("elsewhere.txt", false)
+    #expect(try s.folio("sync").status == 0)
+    let plain = try s.folio("search", "elsewhere", "--json")
+    #expect(!plain.out.contains("\"favorite\" : true"), "\(plain)")
   }
 
   /// https to a server with its own certificate: refused until `--ca-file` names it.

@@ -93,6 +93,32 @@ import WorkingSetIndex
     #expect(try f.known("/d/a.txt") == nil)
   }
 
+  /// Storage that keeps favorites (Nextcloud's `oc:favorite`) lists them: one marked elsewhere
+  /// enters the index with the listing (a folder's ETag does not move with it, so the entry's
+  /// favorite state alone makes it changed), and one unmarked elsewhere leaves it; on storage that
+  /// keeps none, the index's favorites are this computer's and a listing never removes them.
+  @Test func favoritesTheStorageKeepsReachTheIndexWithTheListingBothWays() async throws {
+    let f = try Fixture(store: PathKeyedStore(domain: Self.host, storesFavorites: true))
+    f.store.put("/d", "", folder: true)
+    f.store.put("/d/plan.txt", "plan")
+    f.store.setFavorite("/d/plan.txt", true)
+    _ = await f.poller.pollNow(Self.folder)
+    #expect(try f.known("/d/plan.txt")?.isFavorite == true, "marked elsewhere: in the index")
+    f.store.setFavorite("/d/plan.txt", false)
+    let unmarked = await f.poller.pollNow(Self.folder)
+    #expect(unmarked.updatedItems.map(\.path) == [ItemPath("/d/plan.txt")], "the same version, another favorite state")
+    #expect(try f.known("/d/plan.txt")?.isFavorite == false, "unmarked elsewhere: not a favorite here either")
+    #expect(try f.index.favorites().isEmpty)
+
+    let local = try Fixture()
+    local.store.put("/d", "", folder: true)
+    let item = local.store.put("/d/plan.txt", "plan")
+    try local.index.setFavorite(true, item: item, domain: Self.host)
+    _ = await local.poller.pollNow(Self.folder)
+    _ = await local.poller.pollNow(Self.folder)
+    #expect(try local.known("/d/plan.txt")?.isFavorite == true, "this computer's favorite stays")
+  }
+
   @Test func aRenameElsewhereKeepsTagsAndRelinksTheDownloadedCopy() async throws {
     let f = try Fixture()
     f.store.put("/d", "", folder: true)

@@ -45,12 +45,12 @@ final class PathKeyedStore: Provider, @unchecked Sendable {
     var content: Data
     var modified: Date
     var isFolder = false
+    /// The account's favorite mark, where the storage keeps favorites (Nextcloud's `oc:favorite`).
+    var favorite = false
   }
 
   let domain: DomainIdentifier
-  let traits = ProviderTraits(
-    content: .synced, changeFeed: .none, identity: .pathKeyed, hasTrash: false, rangedReads: true,
-    conditionalWrites: .unknown, contentHash: .none, storesFavorites: false)
+  let traits: ProviderTraits
   private let state = Mutex<(files: [ItemPath: File], next: [Listing], pageSize: Int)>(([:], [], 3))
   private let started = Mutex(0)
   /// Listings begun (first pages asked for).
@@ -59,7 +59,16 @@ final class PathKeyedStore: Provider, @unchecked Sendable {
   /// Items asked for by identifier (a folder's hint read before listing it, or instead).
   var lookups: Int { looked.withLock { $0 } }
 
-  init(domain: DomainIdentifier) { self.domain = domain }
+  /// - Parameter storesFavorites: The storage keeps favorites and lists them (Nextcloud).
+  init(domain: DomainIdentifier, storesFavorites: Bool = false) {
+    self.domain = domain
+    traits = ProviderTraits(
+      content: .synced, changeFeed: .none, identity: .pathKeyed, hasTrash: false, rangedReads: true,
+      conditionalWrites: .unknown, contentHash: .none, storesFavorites: storesFavorites)
+  }
+
+  /// Another client marks or unmarks a favorite (its version does not move: owncloud/core#16589).
+  func setFavorite(_ path: String, _ on: Bool) { state.withLock { $0.files[ItemPath(path)]?.favorite = on } }
 
   /// How the next listings end, in order (then complete).
   func plan(_ listings: [Listing]) { state.withLock { $0.next += listings } }
@@ -91,7 +100,8 @@ final class PathKeyedStore: Provider, @unchecked Sendable {
       identifier: PathKeys.identifier(f.path), parentIdentifier: PathKeys.identifier(f.path.parent),
       filename: f.path.lastComponent!, path: f.path, contentType: f.isFolder ? .folder : .plainText,
       version: try! ItemVersion(content: "\(f.content.count):\(f.modified.timeIntervalSince1970)", metadata: ""),
-      documentSize: f.isFolder ? nil : Int64(f.content.count), contentModificationDate: f.modified)
+      documentSize: f.isFolder ? nil : Int64(f.content.count), contentModificationDate: f.modified,
+      favoriteRank: f.favorite ? Item.favoriteRankUnranked : nil)
   }
 
   private func path(of id: ItemIdentifier) -> ItemPath? {

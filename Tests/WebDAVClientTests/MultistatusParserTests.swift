@@ -165,4 +165,23 @@ import Testing
     let other = try await Self.parse(xml, requested: "other", depth: 0)
     #expect(other.error?.code == .malformedResponse)
   }
+
+  /// A PROPPATCH's 207 (SabreDAV's form, any prefix): one status per propstat, so a property
+  /// refused inside a 207 is seen; what is not a multistatus gives none.
+  @Test func propPatchAnswersGiveEachPropstatsStatus() {
+    let set = """
+      <?xml version="1.0"?>
+      <d:multistatus xmlns:d="DAV:" xmlns:oc="http://owncloud.org/ns"><d:response><d:href>/f/a.txt</d:href>\
+      <d:propstat><d:prop><oc:favorite/></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response></d:multistatus>
+      """
+    #expect(PropPatchAnswer.statuses(Array(set.utf8)) == [200])
+    let refused = """
+      <D:multistatus xmlns:D="DAV:"><D:response><D:href>/f/a.txt</D:href><D:propstat><D:prop><x:y xmlns:x="urn:x"/></D:prop>\
+      <D:status>HTTP/1.1 403 Forbidden</D:status></D:propstat><D:propstat><D:prop/><D:status>HTTP/1.1 424 Failed Dependency</D:status>\
+      </D:propstat></D:response></D:multistatus>
+      """
+    #expect(PropPatchAnswer.statuses(Array(refused.utf8)) == [403, 424])
+    #expect(PropPatchAnswer.statuses(Array("<html>error</html>".utf8)).isEmpty)
+    #expect(PropPatchAnswer.statuses(Array("<d:multistatus xmlns:d=\"DAV:\">".utf8)).isEmpty, "cut short")
+  }
 }

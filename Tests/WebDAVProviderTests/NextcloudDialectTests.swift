@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import Synchronization
 import Testing
 import WebDAVClient
 import WebDAVTestSupport
@@ -10,12 +11,29 @@ import WebDAVTestSupport
 /// (``NextcloudDouble``): the dialect found, `oc:permissions` as capabilities, RFC 4331 quota and
 /// 507, and the trash bin as Recently Deleted with Put Back and Delete Forever.
 @Suite struct NextcloudDialectTests {
-  func provider(_ nc: NextcloudDouble, url: URL? = nil) -> WebDAVProvider {
+  func provider(
+    _ nc: NextcloudDouble, url: URL? = nil, dialect: WebDAVDialect = .nextcloud, pageSize: Int = 1000
+  ) -> WebDAVProvider {
     let secret = nc.password
     return WebDAVProvider(
       domain: DomainIdentifier(unchecked: "cloud"), url: url ?? nc.filesURL, user: nc.user,
       password: { () async throws(ProviderError) -> String? in secret }, conditionalWrites: .honoured, replacesInPlace: false,
-      dialect: .nextcloud)
+      dialect: dialect, nextcloudPageSize: pageSize)
+  }
+
+  /// Every child, page after page of the provider's own paging.
+  func allChildren(
+    _ p: WebDAVProvider, _ container: ItemIdentifier, progress: @escaping @Sendable (EnumerationProgress) -> Void = { _ in }
+  ) async throws -> [Item] {
+    let request = EnumerationRequest(container: container, suggestedPageSize: 500, freshness: .current)
+    var page: Page?
+    var items: [Item] = []
+    repeat {
+      let got = try await p.enumerate(request, page: page, progress: progress)
+      items += got.items
+      page = got.nextPage
+    } while page != nil
+    return items
   }
 
   func file(_ text: String) throws -> URL {
@@ -128,6 +146,112 @@ import WebDAVTestSupport
     }
     #expect(try await children(work, .trash).map(\.originalPath) == [ItemPath("/a.txt")])
     #expect(Set(try await children(top, .trash).compactMap(\.originalPath)) == [ItemPath("/Home.txt"), ItemPath("/Work/a.txt")])
+  }
+
+  /// Favorites are the account's on Nextcloud (`oc:favorite`): listings say which items are,
+  /// and Favorite / Unfavorite is a PROPPATCH of the property, which leaves the ETag alone. Only
+  /// the dialect declares that the storage keeps them.
+  @Test func favoritesAreTheServersOCFavoriteSetByPROPPATCH() async throws {
+    let nc = try NextcloudDouble()
+    defer { nc.stop() }
+    nc.put("Docs", folder: true)
+    nc.put("notes.txt", "n")
+    nc.setFavorite("notes.txt", true)
+    let p = provider(nc)
+    #expect(p.traits.storesFavorites)
+    let generic = WebDAVProvider(
+      domain: DomainIdentifier(unchecked: "plain"), url: nc.filesURL, user: nc.user,
+      password: { () async throws(ProviderError) -> String? in nil })
+    #expect(!generic.traits.storesFavorites)
+
+    let top = try await children(p, .root)
+    let notes = try #require(top.first { $0.filename.lossyString == "notes.txt" })
+    let docs = try #require(top.first { $0.filename.lossyString == "Docs" })
+    #expect(notes.isFavorite && !docs.isFavorite)
+
+    var template = ItemTemplate(docs)
+    template.favoriteRank = 1_700_000_000_000
+    let marked = try await p.modifyItem(template, baseVersion: docs.version, changedFields: .favoriteRank, contents: nil)
+    #expect(nc.isFavorite("Docs") == true && marked.isFavorite)
+    template = ItemTemplate(notes)
+    template.favoriteRank = nil
+    let unmarked = try await p.modifyItem(template, baseVersion: notes.version, changedFields: .favoriteRank, contents: nil)
+    #expect(nc.isFavorite("notes.txt") == false && !unmarked.isFavorite)
+    #expect(unmarked.version == notes.version, "a favorite is not content: the ETag stays")
+    #expect(try await children(p, .root).filter(\.isFavorite).map(\.filename.lossyString) == ["Docs"])
+
+    // Gone on the server meanwhile: said as such, not as a favorite kept.
+    nc.put("gone.txt", "g")
+    let gone = try await p.item(at: ItemPath("/gone.txt"))
+    _ = try await p.withClient { c in try await c.delete(try WebDAVPath("gone.txt")) }
+    template = ItemTemplate(gone)
+    template.favoriteRank = 1
+    let missing = await #expect(throws: ProviderError.self) {
+      _ = try await p.modifyItem(template, baseVersion: gone.version, changedFields: .favoriteRank, contents: nil)
+    }
+    #expect(missing?.code == .noSuchItem, "\(String(describing: missing))")
+  }
+
+  /// A big folder on Nextcloud is read in pages (`X-NC-Paginate`) of one snapshot: every entry
+  /// once, in order, one request per page; pages that expired midway make the listing start again
+  /// rather than mix two snapshots. A generic server is never sent the headers, and a Nextcloud
+  /// that does not page (no plugin) answers whole, which is the listing.
+  @Test func aBigFolderIsListedInPagesOfOneSnapshot() async throws {
+    let nc = try NextcloudDouble()
+    defer { nc.stop() }
+    nc.put("Big", folder: true)
+    let names = (0..<950).map { String(format: "f%04d.txt", $0) }
+    for name in names { nc.put("Big/" + name, "x") }
+    let paged = provider(nc, pageSize: 100)
+    let big = paged.identifier(for: ItemPath("/Big"))
+    #expect(try await allChildren(paged, big).map(\.filename.lossyString) == names)
+    // 951 responses (the folder's own first): the first page and 9 served from the snapshot.
+    #expect(nc.pageRequests == (asked: 10, paged: 10), "\(nc.pageRequests)")
+
+    // The server forgets the pages after the first: the listing starts again, whole.
+    let expired = Mutex(false)
+    let again = provider(nc, pageSize: 100)
+    let listed = try await allChildren(again, big) { _ in
+      if !expired.withLock({ was in defer { was = true }; return was }) { nc.expirePages() }
+    }
+    #expect(listed.map(\.filename.lossyString) == names)
+
+    let before = nc.pageRequests.asked
+    let generic = provider(nc, dialect: .generic)
+    #expect(try await allChildren(generic, big).count == 950)
+    #expect(nc.pageRequests.asked == before, "no X-NC-Paginate header to a generic server")
+    nc.paginates = false
+    #expect(try await allChildren(provider(nc, pageSize: 100), big).map(\.filename.lossyString) == names)
+  }
+
+  /// The double's folders change their ETag when anything below them changes, up to the top, as
+  /// Nextcloud's do (so a folder's version, the poller's hint, says whether to look below it);
+  /// a sibling's stays, and a favorite moves none.
+  @Test func aFolderVersionMovesWhenAnythingBelowItChanges() async throws {
+    let nc = try NextcloudDouble()
+    defer { nc.stop() }
+    nc.put("A", folder: true)
+    nc.put("A/B", folder: true)
+    nc.put("A/B/deep.txt", "1")
+    nc.put("Other", folder: true)
+    let p = provider(nc)
+    func versions() async throws -> [ItemVersion] {
+      var out: [ItemVersion] = []
+      for path in ["/A", "/A/B", "/Other"] { out.append(try await p.item(at: ItemPath(path)).version) }
+      return out
+    }
+    let before = try await versions()
+    #expect(!before.contains(.empty))
+    let deep = try await p.item(at: ItemPath("/A/B/deep.txt"))
+    _ = try await p.modifyItem(
+      ItemTemplate(deep), baseVersion: deep.version, changedFields: .contents, contents: try file("2"))
+    let after = try await versions()
+    #expect(after[0] != before[0] && after[1] != before[1], "both ancestors moved")
+    #expect(after[2] == before[2], "a sibling folder did not")
+    var template = ItemTemplate(try await p.item(at: ItemPath("/A/B/deep.txt")))
+    template.favoriteRank = 1
+    _ = try await p.modifyItem(template, baseVersion: deep.version, changedFields: .favoriteRank, contents: nil)
+    #expect(try await versions() == after, "a favorite is not a change below")
   }
 
   @Test func trashbinURLsAreFoundOnlyForTheFilesEndpoint() {
