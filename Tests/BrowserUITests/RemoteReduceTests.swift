@@ -253,7 +253,7 @@ import Testing
     func infoRows(_ s: inout AppState) -> [String: String] {
       select(&s, "Notes.txt")
       s.press(.character("i"))
-      guard case .info(let item, let location, let domain) = s.overlay else { return [:] }
+      guard case .info(let item, let location, let domain, _) = s.overlay else { return [:] }
       s.press(.escape)
       return Dictionary(uniqueKeysWithValues: InfoRows.rows(item, location: location, domain: domain, s).map { ($0.0, $0.1) })
     }
