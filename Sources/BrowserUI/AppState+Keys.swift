@@ -159,6 +159,7 @@ extension AppState {
     case .paste: return menuCommand(.paste)
     case .preview: return togglePreviewPane()
     case .previewFull: return togglePreviewFull()
+    case .bulkRename: return bulkRename()
     case .refresh:
       guard tab == .browse else { return [.loadRecents(tag: recents.tagFilter), .checkEntries(recentsRows)] }
       var effects = reload(keeping: currentItem?.identifier) + [.refreshSidebar]

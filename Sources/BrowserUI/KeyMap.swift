@@ -5,7 +5,7 @@ public enum Command: String, Sendable, CaseIterable {
   case up, down, pageUp = "page-up", pageDown = "page-down", top, bottom
   case open, parent, nextTab = "next-tab", previousTab = "previous-tab", browseTab = "browse-tab"
   case recentsTab = "recents-tab", sidebar, filter, sort, hidden, mark, help, quit, menu
-  case rename, tags, favorite, delete, info, newFolder = "new-folder", refresh
+  case rename, bulkRename = "bulk-rename", tags, favorite, delete, info, newFolder = "new-folder", refresh
   case copy, paste, preview, previewFull = "preview-full"
 
   public var help: String {
@@ -41,6 +41,7 @@ public enum Command: String, Sendable, CaseIterable {
     case .paste: return "Paste into this folder"
     case .preview: return "Show or hide the preview pane"
     case .previewFull: return "The preview full screen, to read"
+    case .bulkRename: return "Rename in Editor… (marked, or all)"
     }
   }
 }
@@ -73,6 +74,7 @@ public struct KeyMap: Sendable, Equatable {
     .character("r"): .rename, .character("t"): .tags, .character("f"): .favorite, .character("d"): .delete,
     .delete: .delete, .character("i"): .info, .character("n"): .newFolder, .control("r"): .refresh,
     .character("y"): .copy, .character("p"): .paste, .character("v"): .preview, .character("V"): .previewFull,
+    .character("R"): .bulkRename,
   ])
 
   public func command(for key: KeyEvent) -> Command? { key == Self.alwaysQuits ? .quit : bindings[key] }
