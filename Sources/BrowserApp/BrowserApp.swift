@@ -216,6 +216,8 @@ public final class BrowserApp {
       }
     case .preview(let ticket, let subject):
       startPreview(ticket: ticket, subject)
+    case .bulkRename(let items, let folder, let sort, let hidden):
+      bulkRename(items, in: folder, sort: sort, includeHidden: hidden)
     case .cancelPreview:
       previewJob?.cancel()
       previewJob = nil

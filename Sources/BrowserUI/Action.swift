@@ -24,6 +24,9 @@ public enum Action: Sendable {
   /// effect that asked for it: a prompt closes (or shows the error) only for its own operation.
   case operationSucceeded(message: String?, reload: Bool, select: ItemIdentifier?, from: Effect? = nil)
   case operationFailed(ProviderError, from: Effect? = nil)
+  /// A Rename in Editor ended: what to say, and whether any item was renamed (the list is
+  /// reloaded and the marks cleared only then, so a failed editor keeps the selection).
+  case bulkRenameEnded(StatusMessage, renamedAny: Bool)
   /// An entry of the working set was resolved to its item (`Effect.openEntry`): where it is now,
   /// which differs from the entry's path when it was moved behind Folio's back (the index has
   /// followed it).

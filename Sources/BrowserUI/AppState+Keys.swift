@@ -162,6 +162,7 @@ extension AppState {
     case .shellCommand: return promptForShellCommand()
     case .shell: return openShell()
     case .copyPaths: return copyPaths()
+    case .bulkRename: return bulkRename()
     case .refresh:
       guard tab == .browse else { return [.loadRecents(tag: recents.tagFilter), .checkEntries(recentsRows)] }
       var effects = reload(keeping: currentItem?.identifier) + [.refreshSidebar]

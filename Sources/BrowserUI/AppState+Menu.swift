@@ -34,6 +34,8 @@ extension AppState {
     entries += remoteMenuEntries(items, domain: domain)
     if single { entries.append(MenuEntry("Info", key: "i", .info)) }
     if single { entries.append(MenuEntry("Rename…", key: "r", .rename)) }
+    // The marked items, else the whole folder (as R): only changed lines are renamed.
+    if tab == .browse, case .folder = browse.location { entries.append(MenuEntry("Rename in Editor…", key: "R", .bulkRename)) }
     entries.append(MenuEntry("Move To…", key: "M", .moveTo))
     entries.append(MenuEntry("Copy", key: "y", .copy))
     entries += pasteMenuEntries
@@ -103,6 +105,8 @@ extension AppState {
       return []
     case .moveTo:
       return openFolderPicker(items: items, domain: d)
+    case .bulkRename:
+      return bulkRename()
     case .openWith:
       guard let item = items.first, items.count == 1, !item.isFolder else { return [] }
       overlay = .prompt(PromptState(title: "Open with (a program name)", purpose: .openWith(item, d), editor: LineEditor("")))

@@ -168,6 +168,8 @@ extension AppState {
       var effects: [Effect] = [.refreshSidebar, .loadRecents(tag: recents.tagFilter)]
       if reloadList { effects = reload(keeping: select ?? currentItem?.identifier) + effects }
       return effects
+    case .bulkRenameEnded(let status, let renamedAny):
+      return bulkRenameEnded(status, renamedAny: renamedAny)
     case .operationFailed(let error, let origin):
       message = StatusMessage(TerminalText.escapeMessage(error.message), isError: true)
       if overlay == nil, let row = goneEntry(after: error, from: origin) {

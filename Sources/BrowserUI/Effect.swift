@@ -8,6 +8,10 @@ public enum Effect: Sendable, Equatable {
   case closeEnumeration(ticket: UInt64)
   case open(Item, DomainIdentifier)
   case rename(Item, ItemName, DomainIdentifier)
+  /// Rename in Editor: `items` (the marked ones, in list order) or, when nil, every item of the
+  /// folder as listed with this sort and hidden setting, written one name a line for `$EDITOR`;
+  /// answered with `bulkRenameEnded`.
+  case bulkRename([Item]?, in: FolderLocation, sort: ItemSort, includeHidden: Bool)
   case setTags([Item], add: [String], remove: [String], DomainIdentifier)
   case setFavorite(Item, Bool, DomainIdentifier)
   case trash([Item], DomainIdentifier)

@@ -5,7 +5,7 @@ public enum Command: String, Sendable, CaseIterable {
   case up, down, pageUp = "page-up", pageDown = "page-down", top, bottom
   case open, parent, nextTab = "next-tab", previousTab = "previous-tab", browseTab = "browse-tab"
   case recentsTab = "recents-tab", sidebar, filter, sort, hidden, mark, help, quit, menu
-  case rename, tags, favorite, delete, info, newFolder = "new-folder", refresh
+  case rename, bulkRename = "bulk-rename", tags, favorite, delete, info, newFolder = "new-folder", refresh
   case copy, paste, preview, previewFull = "preview-full"
   // The shell (AppState+Shell.swift): lf's and ranger's `!`, ranger's `S`, yazi's copy path.
   case shellCommand = "shell-command", shell, copyPaths = "copy-paths"
@@ -46,6 +46,7 @@ public enum Command: String, Sendable, CaseIterable {
     case .shellCommand: return "Shell command on the selection (\"$@\")"
     case .shell: return "Open $SHELL in this folder"
     case .copyPaths: return "Copy the paths (system clipboard too)"
+    case .bulkRename: return "Rename in Editor… (marked, or all)"
     }
   }
 }
@@ -79,6 +80,7 @@ public struct KeyMap: Sendable, Equatable {
     .delete: .delete, .character("i"): .info, .character("n"): .newFolder, .control("r"): .refresh,
     .character("y"): .copy, .character("p"): .paste, .character("v"): .preview, .character("V"): .previewFull,
     .character("!"): .shellCommand, .character("S"): .shell, .character("Y"): .copyPaths,
+    .character("R"): .bulkRename,
   ])
 
   public func command(for key: KeyEvent) -> Command? { key == Self.alwaysQuits ? .quit : bindings[key] }

@@ -48,6 +48,20 @@ public struct OpenerResolver: Sendable {
       "no program to open \(item.filename.displayString): set $EDITOR or $PAGER, install xdg-utils, or add an [[opener]] to config.toml")
   }
 
+  /// The argv that edits a text file Folio wrote (the bulk rename's list of names): `$VISUAL`,
+  /// else `$EDITOR` — split on spaces as for Open ("code --wait"), never through a shell — else
+  /// `vi`, as git and crontab fall back. No opener rule and no pager: the file must be edited.
+  public func editorArgv(for path: [UInt8]) throws(ProviderError) -> [[UInt8]] {
+    for variable in ["VISUAL", "EDITOR"] {
+      guard let v = environment[variable]?.trimmingCharacters(in: .whitespaces), !v.isEmpty else { continue }
+      let words = v.split(separator: " ").map { Array($0.utf8) }
+      guard let program = words.first, isAvailable(String(decoding: program, as: UTF8.self)) else { continue }
+      return words + Self.operand(path)
+    }
+    if isAvailable("vi") { return [Array("vi".utf8)] + Self.operand(path) }
+    throw ProviderError(.featureUnsupported, "no editor: set $VISUAL or $EDITOR")
+  }
+
   /// The file operand. An absolute path starts with "/" and so can never be read as an option:
   /// it goes alone (a `--` before it broke simple `$EDITOR` scripts that open "$1"). Only a
   /// relative one gets `--` before it.

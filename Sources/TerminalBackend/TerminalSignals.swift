@@ -1,3 +1,5 @@
+import CNCursesW
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)

@@ -31,7 +31,8 @@ let corpus = Dictionary(uniqueKeysWithValues: Fixture.corpus.map { ($0.identifie
     #expect(s.menu?.title == "plain.txt")
     #expect(
       s.menu?.entries.map(\.title) == [
-        "Open", "Open With…", "Info", "Rename…", "Move To…", "Copy", "Tags…", "Unfavorite", "New Folder…", "Delete",
+        "Open", "Open With…", "Info", "Rename…", "Rename in Editor…", "Move To…", "Copy", "Tags…", "Unfavorite", "New Folder…",
+        "Delete",
         "Compress with \\e[1mzstd",
       ])
     #expect(s.menu?.entries.last?.command == .custom(ActionIdentifier("compress")))
@@ -58,7 +59,7 @@ let corpus = Dictionary(uniqueKeysWithValues: Fixture.corpus.map { ($0.identifie
     s.select("plain")
     s.press(.character(" "), .character("m"))
     #expect(s.menu?.title == "2 items")
-    #expect(s.menu?.entries.map(\.title) == ["Open", "Move To…", "Copy", "Tags…", "Favorite", "New Folder…", "Delete", "Compress with \\e[1mzstd"])
+    #expect(s.menu?.entries.map(\.title) == ["Open", "Rename in Editor…", "Move To…", "Copy", "Tags…", "Favorite", "New Folder…", "Delete", "Compress with \\e[1mzstd"])
     // With a folder in the selection the .txt rule no longer holds for every item.
     s.press(.escape)
     s.select("f-docs")
@@ -98,7 +99,7 @@ let corpus = Dictionary(uniqueKeysWithValues: Fixture.corpus.map { ($0.identifie
     #expect(s.press(.character("m"), .up, .up, .up, .up) == [])
     #expect(s.menu?.cursor == 0)
     for _ in 0..<20 { s.press(.down) }
-    #expect(s.menu?.cursor == 10)
+    #expect(s.menu?.cursor == 11)
     #expect(s.press(.enter) == [.runAction(ActionIdentifier("compress"), [corpus["plain"]!], .local)])
   }
 
