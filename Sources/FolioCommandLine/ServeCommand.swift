@@ -93,7 +93,7 @@ struct AdminUserCommand: AsyncParsableCommand {
     subcommands: [Add.self, Passwd.self, Quota.self, List.self])
 
   struct Add: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Add a user (the password on stdin or asked).")
+    static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a user (the password on stdin or asked).")
     @OptionGroup var root: AdminRoot
     @Argument(help: "The user name: letters, digits, '.', '_', '-'.") var name: String
     @Flag(name: .customLong("password-stdin"), help: "Read the password from the first line of stdin.")
@@ -114,7 +114,7 @@ struct AdminUserCommand: AsyncParsableCommand {
 
   struct Passwd: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Change a user's password; their tokens are revoked.")
+      commandName: "passwd", abstract: "Change a user's password; their tokens are revoked.")
     @OptionGroup var root: AdminRoot
     @Argument(help: "The user name.") var name: String
     @Flag(name: .customLong("password-stdin"), help: "Read the password from the first line of stdin.")
@@ -129,7 +129,7 @@ struct AdminUserCommand: AsyncParsableCommand {
   }
 
   struct Quota: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Set a user's quota in bytes, or none.")
+    static let configuration = CommandConfiguration(commandName: "quota", abstract: "Set a user's quota in bytes, or none.")
     @OptionGroup var root: AdminRoot
     @Argument(help: "The user name.") var name: String
     @Argument(help: ArgumentHelp("Bytes, or none.", valueName: "BYTES|none")) var quota: String
@@ -148,7 +148,7 @@ struct AdminUserCommand: AsyncParsableCommand {
   }
 
   struct List: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List users: name, used bytes, quota, active tokens.")
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List users: name, used bytes, quota, active tokens.")
     @OptionGroup var root: AdminRoot
 
     func run() async throws {
@@ -167,7 +167,7 @@ struct AdminTokenCommand: AsyncParsableCommand {
     commandName: "token", abstract: "Revoke sign-in tokens.", subcommands: [Revoke.self])
 
   struct Revoke: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Revoke every token of a user: they must sign in again.")
+    static let configuration = CommandConfiguration(commandName: "revoke", abstract: "Revoke every token of a user: they must sign in again.")
     @OptionGroup var root: AdminRoot
     @Argument(help: "The user name.") var name: String
 
