@@ -187,7 +187,7 @@ let package = Package(
       ],
       swiftSettings: strict),
     // `folio --version`: the version and the commit built, which BuildInfoPlugin writes into a
-    // generated file before every build (scripts/build-info; docs/DECISIONS.md).
+    // generated file when HEAD or a source file changes (scripts/build-info; docs/DECISIONS.md).
     .target(name: "FolioBuildInfo", swiftSettings: strict, plugins: ["BuildInfoPlugin"]),
     .plugin(name: "BuildInfoPlugin", capability: .buildTool()),
     // The command-line services and the composition root (the executable is a thin main).
