@@ -1,3 +1,8 @@
+// `termios` is Glibc's, but in a release build from a clean scratch directory the compiler takes
+// CNCursesW's header (which includes <termios.h>) as its defining module, and MemberImportVisibility
+// then refuses `termios()` without this import (`scripts/install` failed so).
+import CNCursesW
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
