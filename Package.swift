@@ -186,11 +186,15 @@ let package = Package(
         "PreviewImage",
       ],
       swiftSettings: strict),
+    // `folio --version`: the version and the commit built, which BuildInfoPlugin writes into a
+    // generated file when HEAD or a source file changes (scripts/build-info; docs/DECISIONS.md).
+    .target(name: "FolioBuildInfo", swiftSettings: strict, plugins: ["BuildInfoPlugin"]),
+    .plugin(name: "BuildInfoPlugin", capability: .buildTool()),
     // The command-line services and the composition root (the executable is a thin main).
     .target(
       name: "FolioCommandLine",
       dependencies: [
-        "ProviderAPI", "WorkingSetIndex", "LocalProvider", "ProviderCore", "FolioConfig",
+        "FolioBuildInfo", "ProviderAPI", "WorkingSetIndex", "LocalProvider", "ProviderCore", "FolioConfig",
         "BrowserUI", "BrowserApp", "TerminalBackend", "FolioServer", "FolioServerProvider", "SFTPClient", "SFTPProvider",
         "S3Client", "S3Provider", "WebDAVClient", "WebDAVProvider",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -136,10 +136,7 @@ enum OverlayView {
           role: .menuDisabled)
       }
     case .help(let top):
-      let rows =
-        Command.allCases.map { (s.keyMap.keys(for: $0).joined(separator: " "), $0.help) }
-        + AppState.menuShortcuts.filter { s.keyMap.command(for: .character($0.key)) == nil }.map { (String($0.key), $0.help) }
-        + [("^Z", "Suspend to the shell (fg comes back)")]
+      let rows = KeyHelp.rows(for: s.keyMap).map { ($0.keys, $0.help) }
       let w = min(s.width - 2, 64)
       let h = fitted(height: min(s.height - 2, rows.count + 3), s)
       let (bx, by) = box(&screen, s, g, width: w, height: h, title: "Keys", role: .help)

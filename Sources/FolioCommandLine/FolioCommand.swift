@@ -1,4 +1,5 @@
 import ArgumentParser
+import FolioBuildInfo
 import Foundation
 import ProviderAPI
 import SFTPClient
@@ -18,13 +19,13 @@ public struct FolioCommand: AsyncParsableCommand {
       Exit status: 0 success, 1 the operation failed, 2 usage error, 3 bad config or rule, \
       75 saved and queued to be sent later (put, open, sync: offline, signed out, out of quota).
       """,
-    version: "0.1.0",
+    version: BuildInfo.versionLine,
     subcommands: [
       BrowseCommand.self, ListCommand.self, InfoCommand.self, OpenCommand.self, RecentsCommand.self, SearchCommand.self,
       TagCommand.self, FavoriteCommand.self, RenameCommand.self, MoveCommand.self, CopyCommand.self,
       MakeFolderCommand.self, RemoveCommand.self, TrashCommand.self, ActionsCommand.self, ActionCommand.self, ServeCommand.self, DomainCommand.self, DemoCommand.self,
       GetCommand.self, PutCommand.self, SyncCommand.self, PinCommand.self, EvictCommand.self, ConflictsCommand.self,
-      ResolveCommand.self,
+      ResolveCommand.self, HelpKeysCommand.self,
     ],
     defaultSubcommand: BrowseCommand.self)
 

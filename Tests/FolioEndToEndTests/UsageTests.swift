@@ -94,6 +94,8 @@ import Testing
     let sandbox = try Sandbox()
     let r = try sandbox.folio("--version")
     #expect(r.succeeded, "\(r)")
-    #expect(r.out.first?.isNumber == true, "\(r)")
+    // `folio 0.1.0 (cbed9f4)`: the commit is InstallationTests' business.
+    #expect(r.out.hasPrefix("folio ") && r.out.dropFirst("folio ".count).first?.isNumber == true, "\(r)")
+    #expect(r.stderr.isEmpty, "\(r)")
   }
 }

@@ -33,12 +33,14 @@ final class TmuxTerminal {
   var sttyAfterFile: String { "\(sandbox.harness)/\(name).stty-after" }
 
   /// Starts `folio ARGUMENTS` in `directory` (default: the sandbox's `work`) on a
-  /// `width`x`height` terminal with `TERM=term`; `environment` is added to the sandbox's.
+  /// `width`x`height` terminal with `TERM=term`; `environment` is added to the sandbox's. `binary`
+  /// is another folio to run (an installed one) instead of the built one.
   /// Returns at once: wait for the first screen with `wait(for:)`.
   init(
     _ sandbox: Sandbox, name: String = "main", width: Int = 100, height: Int = 30, term: String = "xterm-256color",
     environment extra: [String: String] = [:], arguments: [String] = [], directory: String? = nil,
-    interactiveShell: Bool = false, shell: String = "/bin/sh -i", sourceLocation: SourceLocation = #_sourceLocation
+    interactiveShell: Bool = false, shell: String = "/bin/sh -i", folio binary: String? = nil,
+    sourceLocation: SourceLocation = #_sourceLocation
   ) throws {
     self.sandbox = sandbox
     self.name = name
@@ -46,7 +48,7 @@ final class TmuxTerminal {
       Programs.which("tmux", path: "/usr/local/bin:/usr/bin:/bin:" + (ProcessInfo.processInfo.environment["PATH"] ?? "")),
       "tmux is not installed: the terminal end-to-end tests need it — `apt-get install tmux` (.ci/run installs it)",
       sourceLocation: sourceLocation)
-    let folio = try FolioBinary.path(sourceLocation: sourceLocation)
+    let folio = try binary ?? FolioBinary.path(sourceLocation: sourceLocation)
     socket = "folio-e2e-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
 
     var env = sandbox.environment.merging(extra) { $1 }
