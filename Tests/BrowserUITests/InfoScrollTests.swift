@@ -12,12 +12,18 @@ import Testing
     return AppView.render(s).textLines()
   }
 
-  @Test func infoScrollsOnASmallTerminal() {
+  /// Info on "plain" in an 80x10 terminal, too short for its fields.
+  func infoOnASmallTerminal() -> AppState {
     var s = Fixture.state()
     s.width = 80
     s.height = 10
     s.select("plain")
     s.press(.character("i"))
+    return s
+  }
+
+  @Test func infoScrollsOnASmallTerminal() {
+    var s = infoOnASmallTerminal()
     let item = corpus["plain"]!
     let fields = InfoRows.rows(item, location: "This Computer", domain: .local, s)
     #expect(fields.count > 6, "the fixture's item has too few fields to scroll: \(fields.map(\.0))")
@@ -38,11 +44,7 @@ import Testing
   }
 
   @Test func upFromTheBottomActsAtOnce() {
-    var s = Fixture.state()
-    s.width = 80
-    s.height = 10
-    s.select("plain")
-    s.press(.character("i"))
+    var s = infoOnASmallTerminal()
     for _ in 0..<100 { s.press(.down) }
     guard case .info(_, _, _, let bottom) = s.overlay else { Issue.record("Info closed"); return }
     s.press(.up)
