@@ -269,7 +269,7 @@ extension AppState {
       return
     }
     let shown = matches.prefix(Self.goToCandidatesShown)
-    p.note = shown.joined(separator: "  ") + (matches.count > shown.count ? "  … \(matches.count - shown.count) more" : "")
+    p.note = shown.joined(separator: " · ") + (matches.count > shown.count ? " · … \(matches.count - shown.count) more" : "")
   }
 
   /// Candidates listed at most under the Go to line.

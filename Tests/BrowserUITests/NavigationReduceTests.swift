@@ -161,7 +161,7 @@ import Testing
     s.type("P")
     #expect(s.press(.tab).isEmpty)
     #expect(s.prompt?.editor.string == "P")
-    #expect(s.prompt?.note == "Photos 写真  Projects")
+    #expect(s.prompt?.note == "Photos 写真 · Projects")
     s.type("r")
     #expect(s.prompt?.note == nil, "typing hides the list")
     s.press(.tab)
@@ -181,7 +181,7 @@ import Testing
     #expect(s.prompt?.editor.string == "/usr/l", "nothing waits: the prompt takes keys meanwhile")
     let names = ["bin", "lib", "libexec", "local", ".hidden"].map { ItemName($0) }
     s.reduce(.completionsListed(ticket: ticket, domain: .local, folder: folder, .success(names)))
-    #expect(s.prompt?.note == "lib  libexec  local")
+    #expect(s.prompt?.note == "lib · libexec · local")
     s.type("o")
     #expect(s.press(.tab).isEmpty, "the listing is kept for the next Tab")
     #expect(s.prompt?.editor.string == "/usr/local/")

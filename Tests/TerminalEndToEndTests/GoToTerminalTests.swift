@@ -37,7 +37,7 @@ extension TerminalEndToEndTests {
       try term.wait(for: "Go to:")
       try term.type(sandbox.work + "/P")
       try term.send("Tab")
-      try term.wait(for: "Photos  Projects")
+      try term.wait(for: "Photos · Projects")
       try term.send("C-u")
       // A path that is not there: said in the prompt, nothing else changes.
       try term.type("/no/such/place")
