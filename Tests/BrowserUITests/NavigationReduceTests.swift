@@ -187,6 +187,19 @@ import Testing
     #expect(s.prompt?.editor.string == "/usr/local/")
   }
 
+  @Test func aLocationsFolderIsListedInThatLocation() throws {
+    var s = Self.state()
+    s.press(.character(":"))
+    s.type("work-dav:/re")
+    guard case .listCompletions(let ticket, let domain, let folder) = s.press(.tab).first else {
+      Issue.record("no listing")
+      return
+    }
+    #expect(domain == Fixture.work && folder == .root)
+    s.reduce(.completionsListed(ticket: ticket, domain: domain, folder: folder, .success([ItemName("reports")])))
+    #expect(s.prompt?.editor.string == "work-dav:/reports/")
+  }
+
   @Test func aStaleListingIsDroppedAndAFailedOneIsSaid() throws {
     var s = Self.state()
     s.press(.character(":"))
