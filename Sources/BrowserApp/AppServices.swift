@@ -1,4 +1,5 @@
 import BrowserUI
+import Foundation
 import FolioConfig
 import ProviderAPI
 import ProviderCore
@@ -21,6 +22,9 @@ public struct AppServices: Sendable {
   public let signIn: SignInBroker?
   /// What the preview pane may use (config.toml's `[preview]` and `[[previewer]]`).
   public let preview: PreviewServices
+  /// Where the sort and hidden-files choice is kept (`$XDG_STATE_HOME/folio/view`); nil: not
+  /// kept (tests, unless they ask).
+  public var viewChoicesFile: URL?
 
   public init(
     registry: DomainRegistry, items: ItemService, index: WorkingSetIndex, actions: ActionRunner, openers: OpenerResolver,

@@ -50,6 +50,10 @@ public final class BrowserApp {
   /// Called with the new state after every action is reduced (tests check invariants that must
   /// hold at every step, not only at the moments they look).
   public var didReduce: (@MainActor (AppState) -> Void)?
+  /// Keeps the sort and hidden-files choice (BrowserApp+GoTo.swift), the newest write winning.
+  let viewChoicesWriter = ViewChoicesWriter()
+  var viewChoicesGeneration = 0
+  var viewChoicesTask: Task<Void, Never>?
 
   /// - Parameter prefetched: the start folder's first page, asked for before the app existed
   ///   (the launch reads the folder while the index, the theme and the terminal are set up).
@@ -134,6 +138,8 @@ public final class BrowserApp {
     eventsTask?.cancel()
     for t in syncTasks { t.cancel() }
     await enumerations.shutdown()
+    // A choice changed just before q is in the file before Folio exits.
+    await viewChoicesTask?.value
   }
 
   var isBusy: Bool { state.browse.isLoading || !backgroundJobs.isEmpty || state.preview.loadingVisible }
@@ -223,6 +229,8 @@ public final class BrowserApp {
       previewJob = nil
     case .runShellCommand, .openShell, .copyToSystemClipboard:
       performShell(effect)
+    case .resolveGoTo, .listCompletions, .saveViewChoices:
+      performNavigation(effect)
     default:
       performOperation(effect)
     }

@@ -84,4 +84,8 @@ public enum Action: Sendable {
   case linkTargetsResolved([ItemIdentifier: LinkTarget])
   /// These transfers of a location are no longer in the journal (finished or dropped elsewhere).
   case uploadsGone(DomainIdentifier, transferIDs: [Int64])
+  /// A Go to's path, looked up: its item, or why it cannot be reached.
+  case goToResolved(GoToRequest, Result<Item, ProviderError>)
+  /// A folder's subfolder names, for Go to's completion.
+  case completionsListed(ticket: UInt64, domain: DomainIdentifier, folder: ItemPath, Result<[ItemName], ProviderError>)
 }

@@ -123,7 +123,7 @@ extension AppState {
     case .hidden:
       showHidden.toggle()
       message = StatusMessage(showHidden ? "Showing hidden files" : "Hiding hidden files")
-      return tab == .browse ? reload(keeping: currentItem?.identifier, keepRows: false) : []
+      return (tab == .browse ? reload(keeping: currentItem?.identifier, keepRows: false) : []) + [.saveViewChoices(viewChoices)]
     case .mark:
       guard tab == .browse, let item = currentItem else { return [] }
       // A new file not on the server yet takes no operation a mark is for.
@@ -136,6 +136,7 @@ extension AppState {
       } else {
         browse.markedItems[item.identifier] = item
         browse.marked.insert(item.identifier)
+        browse.lastMarked = item.identifier
       }
       return moveCursor(to: cursor + 1)
     case .help:
@@ -163,6 +164,14 @@ extension AppState {
     case .shell: return openShell()
     case .copyPaths: return copyPaths()
     case .bulkRename: return bulkRename()
+    case .goTo: return promptForGoTo()
+    case .home: return goHome()
+    case .historyBack: return goInHistory(forward: false)
+    case .historyForward: return goInHistory(forward: true)
+    case .markAll: return markAll(.all)
+    case .invertMarks: return markAll(.invert)
+    case .clearMarks: return clearMarks()
+    case .markRange: return markRange()
     case .refresh:
       guard tab == .browse else { return [.loadRecents(tag: recents.tagFilter), .checkEntries(recentsRows)] }
       var effects = reload(keeping: currentItem?.identifier) + [.refreshSidebar]

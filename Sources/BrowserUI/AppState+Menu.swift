@@ -159,8 +159,11 @@ extension AppState {
       return []
     case .prompt(var p):
       switch key {
+      case .tab where p.purpose == .goTo:
+        return completeGoTo(p)
       case .escape:
         overlay = nil
+        if p.purpose == .goTo { goTo = nil }
         if p.purpose == .search {
           recents.search = nil
           recents.searchResults = nil
@@ -170,6 +173,7 @@ extension AppState {
       default:
         if p.editor.apply(key) {
           p.error = nil
+          if p.purpose == .goTo { p.note = nil }
           overlay = .prompt(p)
           if p.purpose == .search {
             recents.search = p.editor.string
@@ -227,7 +231,7 @@ extension AppState {
         case .foldersFirst: sort.foldersFirst.toggle()
         }
         message = StatusMessage("Sorted by \(sort)")
-        return reload(keeping: currentItem?.identifier, keepRows: false)
+        return reload(keeping: currentItem?.identifier, keepRows: false) + [.saveViewChoices(viewChoices)]
       default: break
       }
       return []
@@ -292,6 +296,8 @@ extension AppState {
       return [.openWith(item, program: program, d)]
     case .shellCommand(let folder, let arguments):
       return submitShellCommand(text, in: folder, arguments: arguments)
+    case .goTo:
+      return submitGoTo(p)
     case .filter:
       overlay = nil
       return []

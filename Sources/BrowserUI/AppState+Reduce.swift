@@ -94,6 +94,7 @@ extension AppState {
       {
         effects += readForFilter()
       }
+      if browse.bulkMarking != nil { effects += bulkMarkingPageArrived(offset: offset) }
       if browse.pendingBottom, browse.filter == nil, let total = browse.list.total {
         browse.pendingBottom = false
         browse.cursor = max(0, browse.uploads.count + total - 1)
@@ -199,6 +200,10 @@ extension AppState {
     case .transfer, .transfersRestored, .transferFinished, .locationStatus, .locationSyncing, .locationThrottled, .locationResumed,
       .locationReachable, .knownItemsListed, .remoteItemsChanged, .declarationsLoaded, .opening, .notice, .folderResolved, .uploadsGone:
       return reduceRemote(action)
+    case .goToResolved(let request, let result):
+      return goToResolved(request, result)
+    case .completionsListed(let ticket, let domain, let folder, let result):
+      return completionsListed(ticket: ticket, domain: domain, folder: folder, result)
     }
   }
 
@@ -304,7 +309,11 @@ extension AppState {
     return [.closeEnumeration(ticket: old)] + enumerateCurrent(keepingRows: keep)
   }
 
-  mutating func go(to location: BrowseLocation, select: ItemIdentifier? = nil, pushBack: Bool) -> [Effect] {
+  /// - Parameter record: push the folder left on the history (`H` / `L` going through it do not).
+  mutating func go(to location: BrowseLocation, select: ItemIdentifier? = nil, pushBack: Bool, record: Bool = true) -> [Effect] {
+    if record, location != browse.location {
+      history.visit(leaving: NavigationHistory.Entry(location: browse.location, item: visibleBrowseItem(at: browse.cursor)?.identifier))
+    }
     if case .folder(let f) = browse.location {
       if pushBack { browse.back.append(f) }
       if let id = currentItem?.identifier { browse.cursorMemory[f.path] = id }
@@ -318,6 +327,8 @@ extension AppState {
     browse.pendingSelection = nil
     browse.pendingSelectionPath = nil
     browse.pendingBottom = false
+    browse.bulkMarking = nil
+    browse.lastMarked = nil
     if case .folder(let f) = location { browse.pendingSelection = select ?? browse.cursorMemory[f.path] }
     // The other folder's new files, if any; what arrived in the one left is listed there now.
     browse.uploads = pendingUploadRows()

@@ -172,6 +172,10 @@ public struct BrowseState: Sendable, Equatable {
   /// The list shows only what this computer knows of the folder (the index's working-set and
   /// downloaded items), because its server cannot be reached: this is why.
   public var offline: ProviderError?
+  /// `A` or `*` reading the rest of the folder to mark it (AppState+Marks.swift).
+  public var bulkMarking: BulkMarking?
+  /// The item marked last: `M` marks from it to the cursor.
+  public var lastMarked: ItemIdentifier?
 
   public static func == (a: BrowseState, b: BrowseState) -> Bool {
     a.location == b.location && a.list == b.list && a.ticket == b.ticket && a.cursor == b.cursor && a.top == b.top
@@ -179,7 +183,7 @@ public struct BrowseState: Sendable, Equatable {
       && a.error == b.error && a.back == b.back && a.cursorMemory == b.cursorMemory
       && a.pendingSelection == b.pendingSelection && a.pendingSelectionPath == b.pendingSelectionPath
       && a.pendingBottom == b.pendingBottom && a.markedItems == b.markedItems && a.uploads == b.uploads
-      && a.offline == b.offline
+      && a.offline == b.offline && a.bulkMarking == b.bulkMarking && a.lastMarked == b.lastMarked
   }
 }
 
@@ -304,6 +308,12 @@ public struct AppState: Sendable, Equatable {
   public var chosen: [ItemPath]?
   /// The last command run with `!`, proposed the next time (Enter runs it again, typing replaces it).
   public var lastShellCommand: String?
+  /// The folders shown before and after this one (`H` / `L`, NavigationHistory.swift).
+  public var history = NavigationHistory()
+  /// The Go to prompt's completion and lookup (AppState+GoTo.swift).
+  public var goTo: GoToState?
+  /// The home folder on this computer (`~`, and `~/…` in Go to); nil when not known.
+  public var homeFolder: ItemPath?
 
   public init(width: Int, height: Int, start: FolderLocation, locations: [LocationEntry]) {
     self.width = width

@@ -52,7 +52,9 @@ public enum AppView {
     case .browse:
       let b = s.browse
       if let f = b.filter {
-        left = "/" + f + "  \(grouped(s.browseCount)) matching"
+        // The cursor's place among the matches.
+        let n = s.browseCount
+        left = "/" + f + "  " + (n > 0 && !f.isEmpty ? "\(grouped(b.cursor + 1))/" : "") + "\(grouped(n)) matching"
         let c = s.filterCoverage
         if !f.isEmpty && !c.isWhole {
           if let total = c.total, c.read >= AppState.filterReadLimit {
@@ -77,11 +79,19 @@ public enum AppView {
         } else {
           left = "\(spin) loading \(grouped(b.list.count))…"
         }
+        // The cursor's place while the length is not known yet: honest about the total.
+        if b.list.count > 0 { left = "\(grouped(b.cursor + 1))/… " + left }
       } else {
         // What arrived counts as an item already (its reload has not listed it yet).
         let arrived = b.uploads.filter(\.arrived).count
         let n = b.list.count + arrived
         left = "\(grouped(n)) item\(n == 1 ? "" : "s")"
+        // The cursor's place, `251/5,000 items`: among every row listed (new files on their way
+        // up too, then said apart), the total the enumeration knows, loaded or not.
+        let rows = s.browseCount
+        if rows > 0 {
+          left = "\(grouped(b.cursor + 1))/" + (rows == n ? left : "\(grouped(rows)) · " + left)
+        }
         // Offline: the rows are what this computer knows, not the folder (Files app's offline).
         if b.offline != nil { left += " known here (offline)" }
       }

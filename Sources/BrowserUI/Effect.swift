@@ -81,4 +81,11 @@ public enum Effect: Sendable, Equatable {
   case preview(ticket: UInt64, PreviewSubject)
   /// The pane shows nothing now: cancel its job.
   case cancelPreview
+  /// Go to (`:`, `~`): look the path up, answered with ``Action/goToResolved(_:_:)``.
+  case resolveGoTo(GoToRequest)
+  /// The names of a folder's subfolders, for the Go to prompt's Tab (answered with
+  /// ``Action/completionsListed(ticket:domain:folder:_:)``).
+  case listCompletions(ticket: UInt64, domain: DomainIdentifier, folder: ItemPath)
+  /// The sort and hidden-files choice changed: kept for the next run (off the loop).
+  case saveViewChoices(ViewChoices)
 }

@@ -9,6 +9,9 @@ public enum Command: String, Sendable, CaseIterable {
   case copy, paste, preview, previewFull = "preview-full"
   // The shell (AppState+Shell.swift): lf's and ranger's `!`, ranger's `S`, yazi's copy path.
   case shellCommand = "shell-command", shell, copyPaths = "copy-paths"
+  // Moving around and the marks (AppState+GoTo.swift, AppState+Marks.swift): ranger's H/L, mc's `*`.
+  case goTo = "go-to", home, historyBack = "history-back", historyForward = "history-forward"
+  case markAll = "mark-all", invertMarks = "invert-marks", clearMarks = "clear-marks", markRange = "mark-range"
 
   public var help: String {
     switch self {
@@ -47,6 +50,14 @@ public enum Command: String, Sendable, CaseIterable {
     case .shell: return "Open $SHELL in this folder"
     case .copyPaths: return "Copy the paths (system clipboard too)"
     case .bulkRename: return "Rename in Editor… (marked, or all)"
+    case .goTo: return "Go to a path… (Tab completes)"
+    case .home: return "Home folder"
+    case .historyBack: return "Back in history"
+    case .historyForward: return "Forward in history"
+    case .markAll: return "Mark all"
+    case .invertMarks: return "Invert the marks"
+    case .clearMarks: return "Clear the marks"
+    case .markRange: return "Mark from the last marked to here"
     }
   }
 }
@@ -81,6 +92,8 @@ public struct KeyMap: Sendable, Equatable {
     .character("y"): .copy, .character("p"): .paste, .character("v"): .preview, .character("V"): .previewFull,
     .character("!"): .shellCommand, .character("S"): .shell, .character("Y"): .copyPaths,
     .character("R"): .bulkRename,
+    .character(":"): .goTo, .character("~"): .home, .character("H"): .historyBack, .character("L"): .historyForward,
+    .character("A"): .markAll, .character("*"): .invertMarks, .character("C"): .clearMarks, .character("M"): .markRange,
   ])
 
   public func command(for key: KeyEvent) -> Command? { key == Self.alwaysQuits ? .quit : bindings[key] }

@@ -108,6 +108,8 @@ public enum PromptPurpose: Sendable, Equatable {
   case openWith(Item, DomainIdentifier)
   /// `!`: a command for `$SHELL -c`, run in the folder with the paths as its arguments.
   case shellCommand(FolderLocation, arguments: [ItemPath])
+  /// `:`: a path to go to (AppState+GoTo.swift).
+  case goTo
   case filter
   case search
 }
@@ -129,6 +131,9 @@ public struct PromptState: Sendable, Equatable {
   public var purpose: PromptPurpose
   public var editor: LineEditor
   public var error: String?
+  /// A line under the field that is not an error: Go to's completion candidates, or what it is
+  /// waiting for.
+  public var note: String?
 }
 
 public struct ConfirmState: Sendable, Equatable {

@@ -64,10 +64,12 @@ enum OverlayView {
       }
       scrollMarks(&screen, s, x: bx, y: by, width: w, height: h, above: start > 0, below: start + visible < lines.count)
     case .prompt(let p):
-      let w = min(s.width - 2, max(40, DisplayWidth.width(of: p.editor.string) + 6))
+      let w = min(s.width - 2, max(p.purpose == .goTo ? 60 : 40, DisplayWidth.width(of: p.editor.string) + 6))
       // An error (a name already taken, a refused name) gets as many lines as it needs.
       let errorLines = p.error.map { DisplayWidth.wrap($0, to: max(1, w - 4)) } ?? []
-      let h = fitted(height: 4 + errorLines.count, s)
+      // A note (Go to's candidates) under the error, in the label's color, at most 6 lines.
+      let noteLines = Array((p.note.map { DisplayWidth.wrap($0, to: max(1, w - 4)) } ?? []).prefix(6))
+      let h = fitted(height: 4 + errorLines.count + noteLines.count, s)
       let (bx, by) = box(&screen, s, g, width: w, height: h, title: p.title, role: .prompt)
       let field = w - 4
       screen.fill(x: bx + 2, y: by + 1, width: field, height: 1, role: .promptInput)
@@ -89,7 +91,8 @@ enum OverlayView {
         if cell.text.isEmpty || cell.text == " " { cell.text = " " }
         screen[cx, by + 1] = cell
       }
-      if 2 < h - 1 { screen.put("enter ok · esc cancel", x: bx + 2, y: by + 2, maxWidth: field, role: .promptLabel) }
+      let keys = p.purpose == .goTo ? "tab completes · enter goes · esc cancel" : "enter ok · esc cancel"
+      if 2 < h - 1 { screen.put(keys, x: bx + 2, y: by + 2, maxWidth: field, role: .promptLabel) }
       // On a screen too short for all of it, the last line that fits ends with an ellipsis.
       let room = max(0, h - 4)
       var shownLines = Array(errorLines.prefix(room))
@@ -98,6 +101,9 @@ enum OverlayView {
       }
       for (k, line) in shownLines.enumerated() {
         screen.put(line, x: bx + 2, y: by + 3 + k, maxWidth: field, role: .error, ascii: s.ascii)
+      }
+      for (k, line) in noteLines.enumerated() where shownLines.count + k < max(0, h - 4) {
+        screen.put(line, x: bx + 2, y: by + 3 + shownLines.count + k, maxWidth: field, role: .promptLabel, ascii: s.ascii)
       }
     case .confirm(let c):
       // A long question wraps (in a box at most 76 columns wide) instead of losing its end.

@@ -101,6 +101,12 @@ struct BrowseCommand: AsyncParsableCommand {
         name: launch.path.lastComponent?.displayString ?? domain.displayName)
     }
     var state = AppState(width: 80, height: 24, start: start, locations: [])
+    // The sort and hidden-files choice of the last run (a few bytes, read before the first page
+    // is asked for: that page is sorted by it).
+    let choices = ViewChoices.load(from: launch.paths.viewChoicesFile)
+    state.sort = choices.sort
+    state.showHidden = choices.showHidden
+    state.homeFolder = ItemAddress.normalize(Array(launch.paths.home.path.utf8))
     // The first page of the start folder, exactly as the app's first enumeration will ask for it.
     let firstPage = launch.folder.map { folder in
       FirstPagePrefetch(
@@ -130,11 +136,12 @@ struct BrowseCommand: AsyncParsableCommand {
       paths: launch.paths, configuration: launch.configuration, registry: launch.registry, index: index)
     let engine = BrowseRemote.engine(
       registry: context.registry, index: index, configuration: context.configuration, paths: context.paths)
-    let services = AppServices(
+    var services = AppServices(
       registry: context.registry, items: context.items, index: context.index, actions: context.actions,
       openers: context.openers, sync: engine,
       remote: BrowseRemote.hooks(registry: context.registry, configuration: context.configuration, paths: context.paths),
       signIn: signIn, preview: .configured(by: context.configuration, paths: context.paths))
+    services.viewChoicesFile = launch.paths.viewChoicesFile
     state.sidebar.locations = BrowseRemote.locations(services, configuration: context.configuration, hints: hints)
     let terminal: NCursesTerminal
     do {

@@ -22,6 +22,8 @@ public struct FolioPaths: Sendable, Equatable {
   public var cacheHome: URL
   /// `$XDG_DATA_DIRS` (absolute entries only), default `/usr/local/share` and `/usr/share`.
   public var dataDirectories: [URL]
+  /// `$XDG_STATE_HOME`, default `~/.local/state`: what the browser keeps between runs.
+  public var stateHome: URL
 
   public init(environment: [String: String]) {
     let home = Self.absolute(environment["HOME"]) ?? Self.passwordDatabaseHome() ?? "/"
@@ -34,6 +36,7 @@ public struct FolioPaths: Sendable, Equatable {
     configHome = xdg("XDG_CONFIG_HOME", default: ".config")
     dataHome = xdg("XDG_DATA_HOME", default: ".local/share")
     cacheHome = xdg("XDG_CACHE_HOME", default: ".cache")
+    stateHome = xdg("XDG_STATE_HOME", default: ".local/state")
     let dirs = (environment["XDG_DATA_DIRS"] ?? "").split(separator: ":").compactMap { Self.absolute(String($0)) }
     dataDirectories = (dirs.isEmpty ? ["/usr/local/share", "/usr/share"] : dirs).map {
       URL(fileURLWithPath: $0, isDirectory: true)
@@ -54,6 +57,9 @@ public struct FolioPaths: Sendable, Equatable {
   /// `$XDG_CACHE_HOME/folio/preview`: the preview helpers' private folder (mode 0700; their
   /// working directory, and where a PDF page or a video frame is written as a picture).
   public var previewCache: URL { cacheHome.appendingPathComponent("folio/preview", isDirectory: true) }
+  /// `$XDG_STATE_HOME/folio/view`: the browser's sort and hidden-files choice (`ViewChoices`),
+  /// written by the browser only when the person changes it.
+  public var viewChoicesFile: URL { stateHome.appendingPathComponent("folio/view", isDirectory: false) }
   /// `$XDG_DATA_HOME/Trash`: the freedesktop home trash.
   public var trashDirectory: URL { dataHome.appendingPathComponent("Trash", isDirectory: true) }
   /// Where themes are looked for, first match wins: the user's config, the user's data, then each

@@ -34,7 +34,7 @@ import TestSupport
     h.type(.character("/"))
     h.type(text: "f0999")
     try await waitUntil("the filter to find f0999", explain: { h.terminal.statusLine }) {
-      h.terminal.statusLine.contains("/f0999  1 matching") && !h.terminal.statusLine.contains("read")
+      h.terminal.statusLine.contains("/f0999  1/1 matching") && !h.terminal.statusLine.contains("read")
     }
     try await h.waitForScreen(containing: "f0999.txt")
     h.type(.escape)
@@ -56,16 +56,16 @@ import TestSupport
     }
     h.type(.character("/"))
     h.type(text: "f09")
-    try await settled("/f09  100 matching")
+    try await settled("/f09  1/100 matching")
     let reads = await h.provider.calls.filter { $0 == .enumerate }.count
     h.type(.backspace)
     h.type(text: "99")
-    try await settled("/f099  10 matching")
+    try await settled("/f099  1/10 matching")
     h.type(.escape)
     try await waitUntil("the filter closed") { h.state.browse.filter == nil }
     h.type(.character("/"))
     h.type(text: "f3000")
-    try await settled("/f3000  1 matching")
+    try await settled("/f3000  1/1 matching")
     try await h.waitForScreen(containing: "f3000.txt")
     #expect(await h.provider.calls.filter { $0 == .enumerate }.count == reads, "the folder was read again")
     h.type(.escape)

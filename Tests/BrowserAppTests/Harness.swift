@@ -68,7 +68,7 @@ final class Harness {
   init(
     provider: InMemoryProvider = InMemoryProvider(domain: .local), width: Int = 100, height: Int = 30,
     openers: OpenerResolver = Harness.trueOpener, remote: RemoteHooks = .none, more: [Domain] = [],
-    pathKeyed: Bool = false
+    pathKeyed: Bool = false, viewChoicesFile: URL? = nil
   ) throws {
     _ = Harness.locale
     self.provider = provider
@@ -82,9 +82,11 @@ final class Harness {
     for d in more { try registry.add(d) }
     contentRoot = FileManager.default.temporaryDirectory.appendingPathComponent("folio-harness-\(UUID().uuidString)")
     engine = SyncEngine(registry: registry, index: index, contentRoot: contentRoot, cacheBudget: 1 << 30)
-    services = AppServices(
+    var services = AppServices(
       registry: registry, items: ItemService(registry: registry, index: index), index: index,
       actions: ActionRunner(userActions: []), openers: openers, sync: engine, remote: remote)
+    services.viewChoicesFile = viewChoicesFile
+    self.services = services
     terminal = VirtualTerminal(width: width, height: height)
   }
 

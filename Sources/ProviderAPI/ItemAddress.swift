@@ -1,17 +1,22 @@
-import Foundation
-import ProviderAPI
-
 /// Where a command-line argument points: a local path, or `NAME:/path` inside a configured domain.
 ///
 /// A plain path is a local path (relative ones against the working directory). `NAME:/path` names a
 /// domain; a local file whose name contains a colon is written `./a:b`.
-struct ItemAddress: Equatable {
+///
+/// The browser's Go to prompt (`:`) reads what is typed with this same parser, so a path that
+/// works on the command line works there, and the other way round.
+public struct ItemAddress: Sendable, Equatable {
   /// nil for a plain local path.
-  var domain: DomainIdentifier?
+  public var domain: DomainIdentifier?
   /// An absolute local path, or the path inside the domain.
-  var path: ItemPath
+  public var path: ItemPath
 
-  static func parse(_ bytes: [UInt8], currentDirectory: ItemPath) throws(ProviderError) -> ItemAddress {
+  public init(domain: DomainIdentifier?, path: ItemPath) {
+    self.domain = domain
+    self.path = path
+  }
+
+  public static func parse(_ bytes: [UInt8], currentDirectory: ItemPath) throws(ProviderError) -> ItemAddress {
     guard !bytes.isEmpty else { throw ProviderError(.invalidArgument, "an empty path names nothing") }
     if bytes.first != 0x2F, bytes.first != 0x2E, let colon = bytes.firstIndex(of: 0x3A), colon > 0 {
       let name = String(decoding: bytes[..<colon], as: UTF8.self)
@@ -25,7 +30,7 @@ struct ItemAddress: Equatable {
   }
 
   /// Removes empty and "." components and resolves ".." lexically, as a shell's `cd` does.
-  static func normalize(_ bytes: [UInt8]) -> ItemPath {
+  public static func normalize(_ bytes: [UInt8]) -> ItemPath {
     var parts: [ArraySlice<UInt8>] = []
     for c in bytes.split(separator: 0x2F, omittingEmptySubsequences: true) {
       if c == [0x2E] { continue }
@@ -42,11 +47,5 @@ struct ItemAddress: Equatable {
       out.append(contentsOf: p)
     }
     return ItemPath(bytes: out)
-  }
-
-  static var currentDirectory: ItemPath {
-    var buf = [CChar](repeating: 0, count: 4096)
-    guard getcwd(&buf, buf.count) != nil else { return .root }
-    return ItemPath(bytes: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) })
   }
 }
