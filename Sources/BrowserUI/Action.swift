@@ -84,4 +84,10 @@ public enum Action: Sendable {
   case linkTargetsResolved([ItemIdentifier: LinkTarget])
   /// These transfers of a location are no longer in the journal (finished or dropped elsewhere).
   case uploadsGone(DomainIdentifier, transferIDs: [Int64])
+  /// An action that can be undone was done (a rename, a move, a deletion): `u` takes it back.
+  case undoRecorded(UndoRecord)
+  /// An undo or redo ended.
+  case undoEnded(UndoOutcome)
+  /// How far the walk of a folder (`Effect.countFolder`) has counted; `finished` once it is whole.
+  case folderCounted(ticket: UInt64, FolderTally, finished: Bool)
 }

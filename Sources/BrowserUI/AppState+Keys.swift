@@ -163,6 +163,10 @@ extension AppState {
     case .shell: return openShell()
     case .copyPaths: return copyPaths()
     case .bulkRename: return bulkRename()
+    case .cut: return menuCommand(.cut)
+    case .undo: return undoLast(redo: false)
+    case .redo: return undoLast(redo: true)
+    case .openWith: return menuCommand(.openWith)
     case .refresh:
       guard tab == .browse else { return [.loadRecents(tag: recents.tagFilter), .checkEntries(recentsRows)] }
       var effects = reload(keeping: currentItem?.identifier) + [.refreshSidebar]

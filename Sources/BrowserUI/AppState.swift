@@ -304,6 +304,12 @@ public struct AppState: Sendable, Equatable {
   public var chosen: [ItemPath]?
   /// The last command run with `!`, proposed the next time (Enter runs it again, typing replaces it).
   public var lastShellCommand: String?
+  /// What `u` and `U` take back and do again (AppState+Undo.swift).
+  public var undo = UndoHistory()
+  /// The last commands of Open With…, newest first (Up and Down in its prompt).
+  public var openWithHistory: [String] = []
+  /// The size of the folder in Info, counted on demand (AppState+FolderSize.swift).
+  public var folderSize: FolderSizeState?
 
   public init(width: Int, height: Int, start: FolderLocation, locations: [LocationEntry]) {
     self.width = width

@@ -9,6 +9,8 @@ public enum Command: String, Sendable, CaseIterable {
   case copy, paste, preview, previewFull = "preview-full"
   // The shell (AppState+Shell.swift): lf's and ranger's `!`, ranger's `S`, yazi's copy path.
   case shellCommand = "shell-command", shell, copyPaths = "copy-paths"
+  // Acting (AppState+Undo.swift, AppState+Clipboard.swift): yazi's cut, the Files app's undo.
+  case cut, undo, redo, openWith = "open-with"
 
   public var help: String {
     switch self {
@@ -47,6 +49,10 @@ public enum Command: String, Sendable, CaseIterable {
     case .shell: return "Open $SHELL in this folder"
     case .copyPaths: return "Copy the paths (system clipboard too)"
     case .bulkRename: return "Rename in Editor… (marked, or all)"
+    case .cut: return "Cut (p then moves it here)"
+    case .undo: return "Undo rename, move, delete (Restore in Recently Deleted)"
+    case .redo: return "Redo what was undone"
+    case .openWith: return "Open With… (a command and its arguments)"
     }
   }
 }
@@ -81,6 +87,7 @@ public struct KeyMap: Sendable, Equatable {
     .character("y"): .copy, .character("p"): .paste, .character("v"): .preview, .character("V"): .previewFull,
     .character("!"): .shellCommand, .character("S"): .shell, .character("Y"): .copyPaths,
     .character("R"): .bulkRename,
+    .character("x"): .cut, .character("u"): .undo, .character("U"): .redo, .character("o"): .openWith,
   ])
 
   public func command(for key: KeyEvent) -> Command? { key == Self.alwaysQuits ? .quit : bindings[key] }
