@@ -50,9 +50,9 @@ public enum Command: String, Sendable, CaseIterable {
     case .copyPaths: return "Copy the paths (system clipboard too)"
     case .bulkRename: return "Rename in Editor… (marked, or all)"
     case .cut: return "Cut (p then moves it here)"
-    case .undo: return "Undo rename, move, delete (Restore in Recently Deleted)"
+    case .undo: return "Undo a rename, move or delete"
     case .redo: return "Redo what was undone"
-    case .openWith: return "Open With… (a command and its arguments)"
+    case .openWith: return "Open With… (a command, arguments)"
     }
   }
 }

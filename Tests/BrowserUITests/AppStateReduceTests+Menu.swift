@@ -356,7 +356,7 @@ let corpus = Dictionary(uniqueKeysWithValues: Fixture.corpus.map { ($0.identifie
     var s = Fixture.state()
     s.select("plain")
     #expect(s.press(.character("o")) == [])
-    #expect(s.prompt?.title == "Open with (a program name)")
+    #expect(s.prompt?.title == "Open with (a command; the file is added last)")
     s.press(.escape)
     s.press(.character("M"))
     #expect(s.overlay != nil && s.prompt == nil && s.menu == nil, "the folder picker: \(String(describing: s.overlay))")
@@ -457,7 +457,7 @@ let corpus = Dictionary(uniqueKeysWithValues: Fixture.corpus.map { ($0.identifie
     #expect(!s.isQuitting)
     // Every command is listed with its keys.
     _ = Snapshots.setUp
-    s.height = 70
+    s.height = 90
     s.press(.character("?"))
     let text = AppView.render(s).textLines().joined(separator: "\n")
     for c in Command.allCases { #expect(text.contains(c.help), "help does not list \(c)") }
