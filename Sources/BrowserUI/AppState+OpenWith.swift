@@ -4,7 +4,7 @@ import ProviderAPI
 /// nothing expanded, no shell run: ``ShellWords``); the file's path is appended as one more
 /// argument. The last few commands are remembered for Up and Down in the prompt.
 extension AppState {
-  static let openWithTitle = "Open with (a command; the file is added last)"
+  static let openWithTitle = "Open with (command; path added)"
   /// Commands remembered for the prompt's Up and Down.
   static let openWithHistoryLimit = 10
 

@@ -356,7 +356,7 @@ let corpus = Dictionary(uniqueKeysWithValues: Fixture.corpus.map { ($0.identifie
     var s = Fixture.state()
     s.select("plain")
     #expect(s.press(.character("o")) == [])
-    #expect(s.prompt?.title == "Open with (a command; the file is added last)")
+    #expect(s.prompt?.title == "Open with (command; path added)")
     s.press(.escape)
     s.press(.character("M"))
     #expect(s.overlay != nil && s.prompt == nil && s.menu == nil, "the folder picker: \(String(describing: s.overlay))")
