@@ -153,6 +153,30 @@ import WorkingSetIndex
     try await h.quit()
   }
 
+  /// Rename in Editor undoes as one step: a swap of two names goes back through temporary names.
+  @Test(arguments: [false, true])
+  func aBulkRenameSwapIsUndoneAsOneStep(pathKeyed: Bool) async throws {
+    let (editor, script) = try BulkRenameHarnessTests.reversingEditor()
+    defer { try? FileManager.default.removeItem(atPath: script) }
+    let h = try Harness(openers: editor, pathKeyed: pathKeyed)
+    await h.provider.add(ItemName("first.txt"), content: Data("1".utf8))
+    await h.provider.add(ItemName("second.txt"), content: Data("2".utf8))
+    try await h.startAndLoad()
+    h.type(.character("R"))
+    try await h.waitForScreen(containing: "Renamed 2 items")
+    func contentAt(_ name: String) async throws -> String {
+      let item = try await h.provider.item(at: ItemPath("/" + name))
+      return String(decoding: await h.provider.content(of: item.identifier) ?? Data(), as: UTF8.self)
+    }
+    #expect(try await contentAt("first.txt") == "2")
+    h.type(.character("u"))
+    try await h.waitForScreen(containing: "Undid the rename of 2 items")
+    #expect(try await contentAt("first.txt") == "1")
+    #expect(try await contentAt("second.txt") == "2")
+    try await waitUntil("no temporary name left") { h.listedNames == ["first.txt", "second.txt"] }
+    try await h.quit()
+  }
+
   @Test func theSizeOfAFolderIsCountedInInfoAndAnUnreadableFolderIsCounted() async throws {
     let h = try Harness()
     let f = await Fixture.populate(h.provider)
