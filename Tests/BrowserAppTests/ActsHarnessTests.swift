@@ -203,10 +203,44 @@ import WorkingSetIndex
   }
 }
 
+extension ActsHarnessTests {
+  /// A provider that stalls while the folder is counted: keys still act, Esc stops the count
+  /// (Info stays, saying so), and what the stalled walk answers later is dropped.
+  @Test func aStalledCountBlocksNoKeyAndEscStopsIt() async throws {
+    let h = try Harness()
+    _ = await Fixture.populate(h.provider)
+    try await h.startAndLoad()
+    try await h.select("Documents")
+    h.type(.character("i"))
+    try await h.waitForScreen(containing: "press z to compute")
+    let released = LockedCounter()
+    await h.provider.setHook { call throws(ProviderError) in
+      guard call == .enumerate else { return }
+      while released.value == 0 { try? await Task.sleep(for: .milliseconds(5)) }
+    }
+    h.type(.character("z"))
+    try await h.waitForScreen(containing: "counting… 0 items")
+    h.type(.escape)
+    try await h.waitForScreen(containing: "stopped at 0 items")
+    h.type(.escape)
+    try await waitUntil("Info closed") { h.state.overlay == nil }
+    let before = h.state.browse.cursor
+    h.type(.character("j"))
+    try await waitUntil("the cursor moved while the walk is stalled") { h.state.browse.cursor == before + 1 }
+    _ = released.next()
+    try await h.quit()
+  }
+}
+
 /// A counter a provider hook can step from any task.
 final class LockedCounter: @unchecked Sendable {
   private let lock = NSLock()
   private var n = 0
+  var value: Int {
+    lock.lock()
+    defer { lock.unlock() }
+    return n
+  }
   func next() -> Int {
     lock.lock()
     defer { lock.unlock() }
