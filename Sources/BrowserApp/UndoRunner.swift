@@ -94,14 +94,16 @@ struct UndoRunner: Sendable {
       guard let there = try await itemIfPresent(at: item.path, in: domain), there.identifier == item.identifier else {
         return "\(name) is no longer at \(item.path.parent.displayString)"
       }
-      guard there.version.content == item.version.content else { return "\(name) was changed since" }
+      // A folder's content version moves with what it holds (a file saved inside): moving the
+      // folder back is still what was asked, so only a file's edits refuse.
+      guard item.isFolder || there.version.content == item.version.content else { return "\(name) was changed since" }
       now = there
       from = was
     case .restored:
       guard let there = try await itemIfPresent(at: item.path, in: domain), there.identifier == item.identifier else {
         return "\(name) is no longer at \(item.path.parent.displayString)"
       }
-      guard there.version.content == item.version.content else { return "\(name) was changed since" }
+      guard item.isFolder || there.version.content == item.version.content else { return "\(name) was changed since" }
       found.append(there)
       return nil
     }

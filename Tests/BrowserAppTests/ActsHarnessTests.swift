@@ -248,3 +248,30 @@ final class LockedCounter: @unchecked Sendable {
     return n
   }
 }
+
+extension ActsHarnessTests {
+  /// A folder moved on the disk, then given a new file inside: its move is still undone (a
+  /// folder's content version follows what it holds; only a file's edits refuse).
+  @Test func aFolderMovedThenFilledIsStillMovedBack() async throws {
+    let disk = try PasteHarnessTests.Disk()
+    defer { disk.remove() }
+    let h = try Harness(more: [disk.domain])
+    try await h.startAndLoad(at: disk.location)
+    try await h.select("Folder")
+    h.type(.character("x"))
+    try await h.select("Docs")
+    h.type(.enter)
+    let docs = disk.path.appending(ItemName("Docs"))
+    try await waitUntil("Docs, empty") { h.browsePath == docs && !h.state.browse.isLoading }
+    h.type(.character("p"))
+    try await h.waitUntilListed(in: docs, ["Folder"])
+    // A second later, so the folder's modification time surely moves.
+    let later = Date().addingTimeInterval(5)
+    try Data("n".utf8).write(to: disk.root.appendingPathComponent("Docs/Folder/new.txt"))
+    try FileManager.default.setAttributes([.modificationDate: later], ofItemAtPath: disk.root.appendingPathComponent("Docs/Folder").path)
+    h.type(.character("u"))
+    try await h.waitForScreen(containing: "Undid the move of “Folder”")
+    #expect(disk.bytes("Folder/new.txt") == Data("n".utf8) && disk.bytes("Folder/inner.txt") == Data("inside".utf8))
+    try await h.quit()
+  }
+}
