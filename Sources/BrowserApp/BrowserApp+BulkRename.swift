@@ -69,6 +69,9 @@ extension BrowserApp {
     }
     if plan.isEmpty { return (StatusMessage("No names changed"), false) }
     let result = await BulkRenamer.run(plan, items: batch, service: services.items, domain: domain)
+    // One step for Undo, the whole batch: each renamed item where it is now and where it was.
+    let steps: [UndoStep] = result.renamed.map { .moved(result.items[$0], from: batch[$0].path) }
+    await record("the rename of \(UndoRecord.what(result.renamed.map { batch[$0] }))", steps, in: domain.identifier)
     let message = TerminalText.escapeMessage(result.message(names: names))
     return (StatusMessage(message, isError: result.failure != nil), !result.renamed.isEmpty)
   }

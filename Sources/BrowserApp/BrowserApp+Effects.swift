@@ -137,7 +137,10 @@ extension BrowserApp {
     }
     let argv: [[UInt8]]
     if let program {
-      argv = [Array(program.utf8)] + OpenerResolver.operand(item.path.bytes)
+      do throws(ProviderError) { argv = try Self.openWithArgv(program, path: item.path.bytes) } catch {
+        send(.operationFailed(error))
+        return
+      }
     } else {
       do throws(ProviderError) { argv = try services.openers.argv(for: item) } catch {
         send(.operationFailed(error))
@@ -147,8 +150,10 @@ extension BrowserApp {
     terminal.suspend()
     let services = self.services
     Task {
+      let started = ContinuousClock.now
       let outcome: Result<ProgramRunner.Outcome, ProviderError>
       do throws(ProviderError) { outcome = .success(try await ProgramRunner.run(argv)) } catch { outcome = .failure(error) }
+      if program != nil, case .success(let o) = outcome { await self.pauseIfQuick(o, since: started) }
       self.terminal.resume()
       self.dirty = true
       switch outcome {
@@ -235,6 +240,7 @@ extension BrowserApp {
     case .rename(let item, let name, let d):
       background(retry: (d, effect)) { s throws(ProviderError) in
         let renamed = try await s.items.rename(item, to: name, in: try s.registry.require(d))
+        await self.record("the rename of “\(item.filename.displayString)”", [.moved(renamed, from: item.path)], in: d)
         return .operationSucceeded(message: "Renamed to \(renamed.filename.displayString)", reload: true, select: renamed.identifier)
       }
     case .setTags(let items, let add, let remove, let d):
@@ -253,7 +259,14 @@ extension BrowserApp {
       }
     case .trash(let items, let d):
       background(retry: (d, effect)) { s throws(ProviderError) in
-        for item in items { _ = try await s.items.trash(item, in: try s.registry.require(d)) }
+        var steps: [UndoStep] = []
+        do throws(ProviderError) {
+          for item in items { steps.append(.trashed(try await s.items.trash(item, in: try s.registry.require(d)), from: item.path)) }
+        } catch {
+          await self.record("the deletion of \(UndoRecord.what(items))", steps, in: d)
+          throw error
+        }
+        await self.record("the deletion of \(UndoRecord.what(items))", steps, in: d)
         let what = items.count == 1 ? items[0].filename.displayString : "\(items.count) items"
         return .operationSucceeded(message: "Moved \(what) to Recently Deleted", reload: true, select: nil)
       }
@@ -276,12 +289,27 @@ extension BrowserApp {
       background(retry: (d, effect)) { s throws(ProviderError) in
         let dom = try s.registry.require(d)
         let target = try await dom.provider.item(at: folder.path)
-        for item in items { _ = try await s.items.move(item, to: target, in: dom) }
+        var steps: [UndoStep] = []
+        do throws(ProviderError) {
+          for item in items { steps.append(.moved(try await s.items.move(item, to: target, in: dom), from: item.path)) }
+        } catch {
+          await self.record("the move of \(UndoRecord.what(items))", steps, in: d)
+          throw error
+        }
+        await self.record("the move of \(UndoRecord.what(items))", steps, in: d)
         let what = items.count == 1 ? items[0].filename.displayString : "\(items.count) items"
         return .operationSucceeded(message: "Moved \(what) to \(folder.path.displayString)", reload: true, select: nil)
       }
     case .paste(let items, let source, let folder):
       paste(items, from: source, into: folder)
+    case .movePasted(let items, let source, let folder):
+      movePasted(items, from: source, into: folder)
+    case .undo(let record, let redo):
+      performUndo(record, redo: redo)
+    case .countFolder(let ticket, let item, let d):
+      countFolder(ticket: ticket, item, in: d)
+    case .cancelFolderCount(let ticket):
+      folderCounts.removeValue(forKey: ticket)?.cancel()
     case .enumerateFolders(let ticket, let folder):
       enumerateFolders(ticket: ticket, folder: folder)
     case .openWith(let item, let program, let d):

@@ -74,7 +74,7 @@ extension BrowserApp {
     do throws(ProviderError) {
       // The opener is chosen by the item's name and type; it is given the copy's path.
       if let program {
-        argv = [Array(program.utf8)] + OpenerResolver.operand(local.path.bytes)
+        argv = try Self.openWithArgv(program, path: local.path.bytes)
       } else {
         argv = try services.openers.argv(for: local)
       }
@@ -97,8 +97,10 @@ extension BrowserApp {
     terminal.suspend()
     let services = self.services
     Task {
+      let started = ContinuousClock.now
       let outcome: Result<ProgramRunner.Outcome, ProviderError>
       do throws(ProviderError) { outcome = .success(try await ProgramRunner.run(argv)) } catch { outcome = .failure(error) }
+      if program != nil, case .success(let o) = outcome { await self.pauseIfQuick(o, since: started) }
       if let mode { _ = chmod(url.path, mode) }
       self.terminal.resume()
       self.dirty = true

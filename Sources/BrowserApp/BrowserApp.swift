@@ -47,6 +47,8 @@ public final class BrowserApp {
   let previews = PreviewCache(budget: 8 << 20)
   /// When the last preview was asked for: one asked for right after it is a held key.
   var lastPreviewRequest: ContinuousClock.Instant?
+  /// Folder sizes being counted for Info, by ticket (BrowserApp+FolderSize.swift).
+  var folderCounts: [UInt64: Task<Void, Never>] = [:]
   /// Called with the new state after every action is reduced (tests check invariants that must
   /// hold at every step, not only at the moments they look).
   public var didReduce: (@MainActor (AppState) -> Void)?

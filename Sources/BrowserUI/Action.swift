@@ -88,4 +88,10 @@ public enum Action: Sendable {
   case goToResolved(GoToRequest, Result<Item, ProviderError>)
   /// A folder's subfolder names, for Go to's completion.
   case completionsListed(ticket: UInt64, domain: DomainIdentifier, folder: ItemPath, Result<[ItemName], ProviderError>)
+  /// An action that can be undone was done (a rename, a move, a deletion): `u` takes it back.
+  case undoRecorded(UndoRecord)
+  /// An undo or redo ended.
+  case undoEnded(UndoOutcome)
+  /// How far the walk of a folder (`Effect.countFolder`) has counted; `finished` once it is whole.
+  case folderCounted(ticket: UInt64, FolderTally, finished: Bool)
 }

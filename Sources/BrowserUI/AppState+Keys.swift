@@ -172,6 +172,10 @@ extension AppState {
     case .invertMarks: return markAll(.invert)
     case .clearMarks: return clearMarks()
     case .markRange: return markRange()
+    case .cut: return menuCommand(.cut)
+    case .undo: return undoLast(redo: false)
+    case .redo: return undoLast(redo: true)
+    case .openWith: return menuCommand(.openWith)
     case .refresh:
       guard tab == .browse else { return [.loadRecents(tag: recents.tagFilter), .checkEntries(recentsRows)] }
       var effects = reload(keeping: currentItem?.identifier) + [.refreshSidebar]

@@ -109,10 +109,12 @@ extension AppState {
       return bulkRename()
     case .openWith:
       guard let item = items.first, items.count == 1, !item.isFolder else { return [] }
-      overlay = .prompt(PromptState(title: "Open with (a program name)", purpose: .openWith(item, d), editor: LineEditor("")))
+      overlay = .prompt(PromptState(title: Self.openWithTitle, purpose: .openWith(item, d), editor: LineEditor("")))
       return []
     case .copy:
       return copyToClipboard(items, domain: d)
+    case .cut:
+      return copyToClipboard(items, domain: d, cut: true)
     case .paste:
       return pasteClipboard()
     case .custom(let id):
@@ -170,6 +172,11 @@ extension AppState {
         }
         return []
       case .enter: return submitPrompt(p)
+      case .up, .down:
+        // Open With… remembers its last commands: Up goes back through them, Down forward.
+        guard case .openWith = p.purpose, recallOpenWith(key == .up, in: &p) else { return [] }
+        overlay = .prompt(p)
+        return []
       default:
         if p.editor.apply(key) {
           p.error = nil
@@ -192,6 +199,11 @@ extension AppState {
       default: break
       }
       return []
+    case .info(let item, _, let domain, _) where key == .character("z") && item.isFolder:
+      return countFolderSize(item, domain: domain ?? currentDomain)
+    case .info where key == .escape && folderSize?.phase == .counting:
+      // Esc stops the count first; the next Esc closes Info.
+      return stopFolderCount()
     case .info, .help:
       // Both scroll by a line (j/k, arrows) or a box (PgDn/PgUp, Space); any other key closes.
       let step: Int? =
@@ -212,7 +224,8 @@ extension AppState {
         return []
       }
       overlay = nil
-      return []
+      // Leaving Info stops a count of its folder.
+      return stopFolderCount()
     case .sortPicker(var cursor):
       let options = AppState.sortOptions
       switch key {
@@ -290,10 +303,7 @@ extension AppState {
       guard !name.isEmpty else { return [] }
       return [.setTags(items, add: [name], remove: [], d)]
     case .openWith(let item, let d):
-      overlay = nil
-      let program = String(text.drop(while: { $0 == " " }))
-      guard !program.isEmpty else { return [] }
-      return [.openWith(item, program: program, d)]
+      return submitOpenWith(text, item: item, domain: d, prompt: p)
     case .shellCommand(let folder, let arguments):
       return submitShellCommand(text, in: folder, arguments: arguments)
     case .goTo:

@@ -43,6 +43,13 @@ extension AppState {
       height = h
       clampCursors()
       return requestVisiblePages()
+    case .undoRecorded(let record):
+      undo.record(record)
+      return []
+    case .undoEnded(let outcome):
+      return undoEnded(outcome)
+    case .folderCounted(let ticket, let tally, let finished):
+      return folderCounted(ticket: ticket, tally, finished: finished)
     case .linkTargetsResolved(let kinds):
       linkTargets.merge(kinds) { $1 }
       return []

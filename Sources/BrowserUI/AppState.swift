@@ -314,6 +314,12 @@ public struct AppState: Sendable, Equatable {
   public var goTo: GoToState?
   /// The home folder on this computer (`~`, and `~/…` in Go to); nil when not known.
   public var homeFolder: ItemPath?
+  /// What `u` and `U` take back and do again (AppState+Undo.swift).
+  public var undo = UndoHistory()
+  /// The last commands of Open With…, newest first (Up and Down in its prompt).
+  public var openWithHistory: [String] = []
+  /// The size of the folder in Info, counted on demand (AppState+FolderSize.swift).
+  public var folderSize: FolderSizeState?
 
   public init(width: Int, height: Int, start: FolderLocation, locations: [LocationEntry]) {
     self.width = width

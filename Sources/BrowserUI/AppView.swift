@@ -98,6 +98,8 @@ public enum AppView {
       let uploading = b.uploads.count - b.uploads.filter(\.arrived).count
       if uploading > 0 { left += ", \(grouped(uploading)) to upload" }
       if !b.marked.isEmpty { left += ", \(b.marked.count) marked" }
+      // What `p` would do, said for as long as it holds (a message goes with the next key).
+      if let c = s.clipboard, !c.items.isEmpty { left += ", \(c.items.count) \(c.isCut ? "cut" : "copied")" }
     case .recents:
       let n = s.recentsRows.count
       left = "\(n) recent item\(n == 1 ? "" : "s")"

@@ -88,4 +88,15 @@ public enum Effect: Sendable, Equatable {
   case listCompletions(ticket: UInt64, domain: DomainIdentifier, folder: ItemPath)
   /// The sort and hidden-files choice changed: kept for the next run (off the loop).
   case saveViewChoices(ViewChoices)
+  /// `x` then `p`: move the items into the folder (the provider's move within a location; a copy,
+  /// verified, then the sources removed across locations). Answered like a paste.
+  case movePasted([Item], from: DomainIdentifier, into: FolderLocation)
+  /// `u` / `U`: check that the world is as the record left it, then take it back
+  /// (BrowserApp+Undo.swift); answered with `undoEnded`.
+  case undo(UndoRecord, redo: Bool)
+  /// `z` in Info: walk the folder and count its items and bytes (answered with `folderCounted`
+  /// under the same ticket).
+  case countFolder(ticket: UInt64, Item, DomainIdentifier)
+  /// Stop the walk of this ticket (Esc, Info closed).
+  case cancelFolderCount(ticket: UInt64)
 }

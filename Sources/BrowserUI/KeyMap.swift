@@ -12,6 +12,8 @@ public enum Command: String, Sendable, CaseIterable {
   // Moving around and the marks (AppState+GoTo.swift, AppState+Marks.swift): ranger's H/L, mc's `*`.
   case goTo = "go-to", home, historyBack = "history-back", historyForward = "history-forward"
   case markAll = "mark-all", invertMarks = "invert-marks", clearMarks = "clear-marks", markRange = "mark-range"
+  // Acting (AppState+Undo.swift, AppState+Clipboard.swift): yazi's cut, the Files app's undo.
+  case cut, undo, redo, openWith = "open-with"
 
   public var help: String {
     switch self {
@@ -58,6 +60,10 @@ public enum Command: String, Sendable, CaseIterable {
     case .invertMarks: return "Invert the marks"
     case .clearMarks: return "Clear the marks"
     case .markRange: return "Mark from the last marked to here"
+    case .cut: return "Cut (p then moves it here)"
+    case .undo: return "Undo a rename, move or delete"
+    case .redo: return "Redo what was undone"
+    case .openWith: return "Open With… (a command, arguments)"
     }
   }
 }
@@ -94,6 +100,7 @@ public struct KeyMap: Sendable, Equatable {
     .character("R"): .bulkRename,
     .character(":"): .goTo, .character("~"): .home, .character("H"): .historyBack, .character("L"): .historyForward,
     .character("A"): .markAll, .character("*"): .invertMarks, .character("C"): .clearMarks, .character("M"): .markRange,
+    .character("x"): .cut, .character("u"): .undo, .character("U"): .redo, .character("o"): .openWith,
   ])
 
   public func command(for key: KeyEvent) -> Command? { key == Self.alwaysQuits ? .quit : bindings[key] }

@@ -9,6 +9,8 @@ public enum MenuCommand: Sendable, Equatable {
   case newFolder
   /// Folio's clipboard (AppState+Clipboard.swift): Copy takes the items, Paste puts them here.
   case copy, paste
+  /// `x`: the selection on the clipboard as cut (no menu entry: Paste's entry says "Move Here").
+  case cut
   case custom(ActionIdentifier)
   // Remote items.
   case download, removeDownload, keepDownloaded(Bool), retry
@@ -134,6 +136,8 @@ public struct PromptState: Sendable, Equatable {
   /// A line under the field that is not an error: Go to's completion candidates, or what it is
   /// waiting for.
   public var note: String?
+  /// Which remembered command the editor shows (Open With…'s Up and Down); nil: the one typed.
+  public var historyIndex: Int? = nil
 }
 
 public struct ConfirmState: Sendable, Equatable {

@@ -265,6 +265,9 @@ enum InfoRows {
     if let size = item.documentSize {
       // The exact count only where the short form rounds ("1 B (1 bytes)" said it twice).
       r.append(("Size", size < 1024 ? "\(size) \(size == 1 ? "byte" : "bytes")" : SizeText.short(size) + " (\(size) bytes)"))
+    } else if item.isFolder, !item.isTrashed {
+      // Counted on demand (z): a walk of the whole folder is never started by opening Info.
+      r.append(("Size", s.folderSizeText(item)))
     }
     if let d = item.creationDate { r.append(("Created", DateText.listed(d, s.timeZone))) }
     if let d = item.contentModificationDate { r.append(("Modified", DateText.listed(d, s.timeZone))) }

@@ -18,6 +18,8 @@ public enum BulkRenamer {
     public var failure: (step: BulkRenamePlan.Step, error: ProviderError)?
     /// Items a failed undo left under a temporary name (only if the storage refused that too).
     public var leftAtTemporary: [(item: Int, name: ItemName)]
+    /// The batch's items as they are now (renamed ones under their new name): what Undo takes back.
+    public var items: [Item] = []
 
     /// One status line: "Renamed 3 items", or what stopped and where things stand.
     public func message(names: [ItemName]) -> String {
@@ -73,11 +75,15 @@ public enum BulkRenamer {
           }
         }
         let renamed = plan.changed.filter { finished.contains($0) }
-        return Outcome(
+        var outcome = Outcome(
           renamed: renamed, notRenamed: plan.changed.filter { !finished.contains($0) }, failure: (step, error),
           leftAtTemporary: left)
+        outcome.items = current
+        return outcome
       }
     }
-    return Outcome(renamed: plan.changed, notRenamed: [], failure: nil, leftAtTemporary: [])
+    var outcome = Outcome(renamed: plan.changed, notRenamed: [], failure: nil, leftAtTemporary: [])
+    outcome.items = current
+    return outcome
   }
 }

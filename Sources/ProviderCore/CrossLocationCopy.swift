@@ -240,7 +240,7 @@ public struct CrossLocationCopy: Sendable {
   }
 
   /// "report.txt" → "report 2.txt"; "archive" → "archive 2"; ".profile" → ".profile 2".
-  static func numbered(_ name: ItemName, _ n: Int) -> ItemName {
+  public static func numbered(_ name: ItemName, _ n: Int) -> ItemName {
     var stem = name.bytes
     var ext: [UInt8] = []
     if let dot = stem.lastIndex(of: 0x2E), dot > 0 {

@@ -356,7 +356,7 @@ let corpus = Dictionary(uniqueKeysWithValues: Fixture.corpus.map { ($0.identifie
     var s = Fixture.state()
     s.select("plain")
     #expect(s.press(.character("o")) == [])
-    #expect(s.prompt?.title == "Open with (a program name)")
+    #expect(s.prompt?.title == "Open with (command; path added)")
     s.press(.escape)
     // M from the list is the range of marks now (issue 13 part 4): Move To… is M in the menu.
     s.press(.character("m"), .character("M"))
