@@ -18,6 +18,12 @@ extension WebDAVProvider {
     return try await withClient { c in try await self.stat(path, c) }
   }
 
+  /// PROPFIND Depth 0, the top included: its ETag, which on Nextcloud moves whenever anything
+  /// in the account changes (the listing poller's sweep).
+  public func currentFolder(at path: ItemPath) async throws(ProviderError) -> Item {
+    try await withClient { c in try await self.stat(path, c) }
+  }
+
   func stat(_ path: ItemPath, _ c: WebDAVClient) async throws -> Item {
     item(path, try await c.stat(try Self.davPath(path), properties: dialect.listingProperties))
   }
