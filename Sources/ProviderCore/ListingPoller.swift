@@ -61,6 +61,9 @@ public actor ListingPoller {
   /// The storage keeps favorites (Nextcloud): a listing that changes only an item's favorite state
   /// changes the item (its ETag does not move with it: owncloud/core#16589).
   nonisolated let favoritesListed: Bool
+  /// The storage keeps tags and lists them (Nextcloud's system tags): a listing that changes only
+  /// an item's tags changes the item (they move no ETag either).
+  nonisolated let tagsListed: Bool
   /// The storage's folder versions cover everything below them and it reads a folder's own
   /// entry (Nextcloud): the working set is brought up to date by one sweep from the top
   /// (``sweep(_:allowMassDeletion:)``, ``FolderSweep``) instead of one job per folder.
@@ -107,6 +110,7 @@ public actor ListingPoller {
     self.detectMoves = provider.traits.identity == .pathKeyed
     self.hashKind = provider.traits.contentHash
     self.favoritesListed = provider.traits.storesFavorites
+    self.tagsListed = provider.traits.storesTags
     self.sweeper = provider.traits.folderVersionsCoverDescendants ? provider as? any FolderVersionReading : nil
     self.schedule = PollSchedule(cadence: cadence)
     (commands, commandSink) = AsyncStream.makeStream(of: Command.self)
@@ -371,7 +375,7 @@ public actor ListingPoller {
     let absences: Set<ItemIdentifier>
     do {
       known = try index.children(domain: domain, of: folder, limit: Int.max).map {
-        KnownChild($0.item(), hash: hashKind, favorite: favoritesListed)
+        KnownChild($0.item(), hash: hashKind, favorite: favoritesListed, tags: tagsListed)
       }
       absences = Set(try index.listingAbsences(domain: domain, folder: folder).keys)
     } catch {

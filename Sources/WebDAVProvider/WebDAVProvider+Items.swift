@@ -45,6 +45,7 @@ extension WebDAVProvider {
         path, size: max(0, entry.size ?? 0), lastModified: entry.lastModified, version: WebDAVVersion.of(entry),
         permissions: entry.permissions)
     made.favoriteRank = Self.favoriteRank(entry.isFavorite)
+    made.tags = entry.systemTags ?? []
     return made
   }
 
@@ -55,6 +56,7 @@ extension WebDAVProvider {
       ? folderItem(path, modified: e.lastModified, permissions: e.permissions, etag: e.etag)
       : fileItem(path, size: e.size, lastModified: e.lastModified, version: e.version, permissions: e.permissions)
     made.favoriteRank = Self.favoriteRank(e.isFavorite)
+    made.tags = e.tags ?? []
     return made
   }
 

@@ -52,7 +52,12 @@ extension WebDAVProvider {
       throw ProviderError(.invalidArgument, "a modify needs the item's identifier")
     }
     if changedFields.contains(.tagData) {
-      throw ProviderError(.featureUnsupported, "this WebDAV server keeps no tags: Folio keeps them on this computer")
+      guard davRoot != nil else {
+        throw ProviderError(.featureUnsupported, "this WebDAV server keeps no tags: Folio keeps them on this computer")
+      }
+      let path = try requirePath(identifier)
+      try await setSystemTags(template.tags, of: path)
+      if changedFields == .tagData { return try await item(at: path) }
     }
     if trashName(identifier) != nil {
       // In the trash: Put Back into the new parent (the core's restore comes through restoreItem).

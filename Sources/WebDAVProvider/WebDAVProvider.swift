@@ -50,6 +50,8 @@ public final class WebDAVProvider: Provider, PathKeyedProvider, FolderVersionRea
   let uploadsURL: URL?
   /// When a Nextcloud upload goes in chunks, and their size.
   let chunking: NextcloudChunking
+  /// Nextcloud's DAV root, where system tags are (``WebDAVDialect/davRoot(of:)``).
+  let davRoot: URL?
   private let passwordSource: PasswordSource
   private let state: Mutex<(user: String, client: WebDAVClient?)>
   let listings = FolderListingCache<WebDAVListingEntry>(capacity: 16)
@@ -61,7 +63,7 @@ public final class WebDAVProvider: Provider, PathKeyedProvider, FolderVersionRea
       content: .synced, changeFeed: .none, identity: .pathKeyed, hasTrash: trashbin != nil, rangedReads: true,
       conditionalWrites: conditionalWrites == .honoured ? .honoured : .ignored, contentHash: .opaqueTag,
       storesFavorites: dialect.storesFavorites, namesAreBytes: false,
-      folderVersionsCoverDescendants: dialect.folderVersionsCoverDescendants)
+      folderVersionsCoverDescendants: dialect.folderVersionsCoverDescendants, storesTags: dialect.storesTags && davRoot != nil)
   }
 
   /// - Parameters:
@@ -82,6 +84,7 @@ public final class WebDAVProvider: Provider, PathKeyedProvider, FolderVersionRea
     self.nextcloudPageSize = nextcloudPageSize
     self.chunking = chunking
     uploadsURL = dialect == .nextcloud ? WebDAVDialect.uploads(of: url) : nil
+    davRoot = dialect == .nextcloud ? WebDAVDialect.davRoot(of: url) : nil
     trashbin = dialect == .nextcloud ? WebDAVDialect.trashbin(of: url) : nil
     self.domain = domain
     self.url = url

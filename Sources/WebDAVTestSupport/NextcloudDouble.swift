@@ -18,7 +18,8 @@ import TestSupport
 /// anything below it changes, up to the top (Nextcloud propagates it to every ancestor:
 /// remote-providers.md §4.2, §4.5), but not for a favorite.
 ///
-/// Chunked upload v2 at `remote.php/dav/uploads/USER/` is in ``NextcloudDouble+Uploads.swift``.
+/// Chunked upload v2 at `remote.php/dav/uploads/USER/` is in ``NextcloudDouble+Uploads.swift``,
+/// system tags (`nc:system-tags`, `systemtags/`, `systemtags-relations/`) in ``NextcloudDouble+Tags.swift``.
 ///
 /// The state is in memory: files by path relative to the user's top, the bin, and upload folders.
 public final class NextcloudDouble: @unchecked Sendable {
@@ -129,6 +130,9 @@ public final class NextcloudDouble: @unchecked Sendable {
   /// Chunked uploads under way, by folder name: the `Destination` given at MKCOL and the chunks
   /// by number (NextcloudDouble+Uploads.swift).
   var uploadFolders: [String: (destination: String, chunks: [Int: [UInt8]])] = [:]
+  /// System tags by id, and which tags each file id has (NextcloudDouble+Tags.swift).
+  var systemTagNames: [Int: String] = [:]
+  var tagRelations: [Int: Set<Int>] = [:]
   var chunkPutLog: [Int] = []
   var chunkMinimum = 5 << 20
   /// Chunk numbers whose next PUT fails (a connection lost mid-upload, as the client sees it).
@@ -159,6 +163,9 @@ public final class NextcloudDouble: @unchecked Sendable {
     let trashBase = "/remote.php/dav/trashbin/\(user)/trash"
     let uploadsBase = "/remote.php/dav/uploads/\(user)"
     return lock.withLock {
+      if decoded.hasPrefix("/remote.php/dav/systemtags") {
+        return systemTags(r, String(decoded.dropFirst("/remote.php/dav/".count)))
+      }
       if decoded == uploadsBase || decoded.hasPrefix(uploadsBase + "/") {
         return uploads(r, relative(decoded, uploadsBase))
       }
@@ -369,6 +376,7 @@ public final class NextcloudDouble: @unchecked Sendable {
     found += "<d:getetag>&quot;\(n.etag)&quot;</d:getetag>"
     found += "<oc:fileid>\(n.fileID)</oc:fileid><oc:permissions>\(n.permissions)</oc:permissions>"
     found += "<oc:favorite>\(n.favorite ? 1 : 0)</oc:favorite>"
+    found += systemTagsProperty(n.fileID)
     var missing = ""
     if n.isFolder {
       found += "<d:resourcetype><d:collection/></d:resourcetype>"
