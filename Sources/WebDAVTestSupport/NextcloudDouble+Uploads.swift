@@ -22,6 +22,17 @@ extension NextcloudDouble {
   /// The numbers of the chunks stored so far, in the order their PUTs came (201 answers only).
   public var chunkPuts: [Int] { lock.withLock { chunkPutLog } }
 
+  /// The PUT of chunk `n` waits, its body received, until ``releaseHeldChunk()``: a test catches an
+  /// upload in the middle (and may `kill -9` the client); the chunk is then stored as the server
+  /// would store a body it received whole.
+  public func holdPut(ofChunk n: Int) { chunkHold.hold(n) }
+
+  /// Whether the held chunk's PUT has arrived.
+  public var heldChunkArrived: Bool { chunkHold.arrived }
+
+  /// Lets the held chunk's PUT go on.
+  public func releaseHeldChunk() { chunkHold.release() }
+
   /// The next PUT of chunk `n` fails with 503, as if the connection were lost during it.
   public func failNextPut(ofChunk n: Int) { lock.withLock { _ = failingChunks.insert(n) } }
 
@@ -147,5 +158,32 @@ extension NextcloudDouble {
     return ScriptedHTTPServer.answer(
       existing == nil ? "201 Created" : "204 No Content",
       headers: [("ETag", "\"\(etag)\""), ("OC-ETag", "\"\(etag)\""), ("OC-FileId", String(format: "%08docinstance", fileID))])
+  }
+}
+
+/// One chunk number whose PUT waits until released.
+final class ChunkHold: @unchecked Sendable {
+  private let lock = NSLock()
+  private var held: Int?
+  private var came = false
+  private let gate = DispatchSemaphore(value: 0)
+
+  func hold(_ n: Int) { lock.withLock { held = n } }
+  var arrived: Bool { lock.withLock { came } }
+  func release() {
+    let waiting = lock.withLock { () -> Bool in
+      defer { held = nil }
+      return came && held != nil
+    }
+    if waiting { gate.signal() }
+  }
+
+  func wait(ifHeld n: Int) {
+    let hold = lock.withLock { () -> Bool in
+      guard held == n, !came else { return false }
+      came = true
+      return true
+    }
+    if hold { gate.wait() }
   }
 }

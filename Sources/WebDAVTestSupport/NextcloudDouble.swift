@@ -134,6 +134,8 @@ public final class NextcloudDouble: @unchecked Sendable {
   var systemTagNames: [Int: String] = [:]
   var tagRelations: [Int: Set<Int>] = [:]
   var chunkPutLog: [Int] = []
+  /// A chunk PUT held before it is answered (NextcloudDouble+Uploads.swift).
+  let chunkHold = ChunkHold()
   var chunkMinimum = 5 << 20
   /// Chunk numbers whose next PUT fails (a connection lost mid-upload, as the client sees it).
   var failingChunks: Set<Int> = []
@@ -162,6 +164,9 @@ public final class NextcloudDouble: @unchecked Sendable {
     let filesBase = "/remote.php/dav/files/\(user)"
     let trashBase = "/remote.php/dav/trashbin/\(user)/trash"
     let uploadsBase = "/remote.php/dav/uploads/\(user)"
+    if r.method == "PUT", decoded.hasPrefix(uploadsBase + "/"), let n = decoded.split(separator: "/").last.flatMap({ Int($0) }) {
+      chunkHold.wait(ifHeld: n)  // outside the lock: the test reads the double meanwhile
+    }
     return lock.withLock {
       if decoded.hasPrefix("/remote.php/dav/systemtags") {
         return systemTags(r, String(decoded.dropFirst("/remote.php/dav/".count)))
