@@ -83,6 +83,7 @@ public actor ListingPoller {
   private var fullSweepAt: Duration?
   private var sweepTask: Task<[ListingChanges], Never>?
   private var childHints: [ItemIdentifier: [ItemPath: Data]] = [:]
+  private var sweepListing: Set<ItemIdentifier> = []
   private var loop: Task<Void, Never>?
   private var listener: Task<Void, Never>?
   private var sleeper: Task<Void, Never>?
@@ -174,6 +175,7 @@ public actor ListingPoller {
     loop?.cancel()
     listener?.cancel()
     sleeper?.cancel()
+    sweepTask?.cancel()
     for (_, r) in running { r.task.cancel() }
     loop = nil
     listener = nil
@@ -256,7 +258,9 @@ public actor ListingPoller {
     while !queue.isEmpty && !Task.isCancelled {
       let folder = queue.removeFirst()
       let id = sweeper.identifier(for: folder)
+      sweepListing.insert(id)
       let changes = await pollNow(id, allowMassDeletion: allowMassDeletion)
+      sweepListing.remove(id)
       out.append(changes)
       let hints = childHints.removeValue(forKey: id) ?? [:]
       queue += walk.listed(folder, complete: changes.verdict == .complete, childHints: hints)
@@ -430,7 +434,7 @@ public actor ListingPoller {
         schedule.noteHint(item.identifier, hint, at: now)
         if let path = sweeper?.path(for: item.identifier) { hints[path] = hint }
       }
-      if sweeper != nil { childHints[folder] = hints }
+      if sweepListing.contains(folder) { childHints[folder] = hints }
     }
     return (changes, changes.verdict == .complete ? items.count : nil)
   }
