@@ -219,6 +219,8 @@ extension ConfigDecoder {
         guard (1...65535).contains(port) else { throw error(table.path(of: "port"), "must be from 1 to 65535") }
         settings["port"] = String(port)
       }
+      // `chunk_size_mib = 16` (an integer) or a string of digits.
+      if type == "webdav", case .integer(let mib)? = table["chunk_size_mib"] { settings["chunk_size_mib"] = String(mib) }
       for key in specific where key != "password_command" && settings[key] == nil {
         if var value = try string(table, key) {
           if value.trimmingWhitespace().isEmpty { throw error(table.path(of: key), "must not be empty") }

@@ -316,6 +316,8 @@ extension FolioConfigurationErrorTests {
       return
     }
     #expect(settings["chunk_size_mib"] == "16")
+    let integer = try parse(text + "chunk_size_mib = 32")
+    if case .remote(_, let written)? = integer.domains.first?.kind { #expect(written["chunk_size_mib"] == "32") }
     #expect(
       parseError(text + "chunk_size_mib = \"1\"")
         == "config.toml:6: domain[0].chunk_size_mib: \"1\" is not a chunk size: a number of MiB from 5 to 5120 (Nextcloud's bounds)")
