@@ -187,6 +187,19 @@ import WebDAVTestSupport
     #expect(try s.folio("sync").status == 0)
     let plain = try s.folio("search", "elsewhere", "--json")
     #expect(!plain.out.contains("\"favorite\" : true"), "\(plain)")
+
+    // Tags are the account's system tags: `folio tag` sets them on the server (an existing tag
+    // whatever its case), and one set in the web interface reaches the index at `folio sync`.
+    nc.tag("elsewhere.txt", "Blue")
+    let tagged = try s.folio("tag", "cloud:/Docs/plan.txt", "--add", "blue", "--add", "Plan")
+    #expect(tagged.status == 0, "\(tagged)")
+    #expect(nc.systemTags(of: "Docs/plan.txt") == ["Blue", "Plan"] && nc.systemTagList == ["Blue", "Plan"])
+    let untagged = try s.folio("tag", "cloud:/Docs/plan.txt", "--remove", "PLAN")
+    #expect(untagged.status == 0 && nc.systemTags(of: "Docs/plan.txt") == ["Blue"], "\(untagged)")
+    #expect(try s.folio("sync").status == 0)
+    // (Spelled as the index first knew it, "blue": a tag is one whatever its case.)
+    let blue = try s.folio("search", "elsewhere", "--json")
+    #expect(blue.out.contains("\"blue\""), "\(blue)")
   }
 
   /// A big file to Nextcloud goes up in chunks (chunked upload v2, 5 MiB here): `folio put`
