@@ -52,7 +52,8 @@ extension WebDAVProvider {
       throw ProviderError(.invalidArgument, "a modify needs the item's identifier")
     }
     if changedFields.contains(.tagData) {
-      guard davRoot != nil else {
+      // An item in Nextcloud's trash bin has no tags there to set: the index keeps them.
+      guard davRoot != nil, trashName(identifier) == nil else {
         throw ProviderError(.featureUnsupported, "this WebDAV server keeps no tags: Folio keeps them on this computer")
       }
       let path = try requirePath(identifier)
