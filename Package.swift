@@ -265,7 +265,10 @@ let package = Package(
     // WebDAVProvider against real Apache, nginx and rclone servers on loopback.
     .testTarget(
       name: "WebDAVProviderTests",
-      dependencies: ["WebDAVProvider", "WebDAVClient", "WebDAVTestSupport", "ProviderAPI", "TestExecution", "TestSupport"],
+      dependencies: [
+        "WebDAVProvider", "WebDAVClient", "WebDAVTestSupport", "ProviderAPI", "TestExecution", "TestSupport", "ProviderCore",
+        "WorkingSetIndex", .product(name: "Crypto", package: "swift-crypto"),
+      ],
       swiftSettings: strict),
     .testTarget(
       name: "S3ClientTests",

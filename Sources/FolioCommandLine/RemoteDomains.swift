@@ -85,8 +85,10 @@ enum RemoteDomains {
   /// A `[[domain]] type = "webdav"`: `url` (the collection that is the location's top), `user`,
   /// and optionally `tls_ca`, `password_command`, and what `folio domain add` found:
   /// `conditional_writes`, `replaces_in_place` ("yes", "no" or "unknown") and `dialect`
-  /// ("nextcloud": permissions, the trash bin; else "generic"). The password is
-  /// read at the first request (the credentials file, then `password_command`).
+  /// ("nextcloud": permissions, the trash bin; else "generic"), and `chunk_size_mib` (Nextcloud:
+  /// files above it go up in chunks of that size; 10 by default, 5 at least, the server's
+  /// smallest chunk). The password is read at the first request (the credentials file, then
+  /// `password_command`).
   static func webdavProvider(for config: DomainConfig, paths: FolioPaths) throws(ProviderError) -> WebDAVProvider? {
     guard case .remote("webdav", let settings) = config.kind else { return nil }
     let id = config.identifier
@@ -107,7 +109,10 @@ enum RemoteDomains {
         if let command { return try await PasswordCommand.run(command, domain: id) }
         return nil
       }, conditionalWrites: conditional, replacesInPlace: inPlace,
-      dialect: settings["dialect"].flatMap(WebDAVDialect.init(rawValue:)) ?? .generic)
+      dialect: settings["dialect"].flatMap(WebDAVDialect.init(rawValue:)) ?? .generic,
+      chunking: settings["chunk_size_mib"].flatMap { Int64($0) }.map {
+        NextcloudChunking(threshold: max(5, $0) << 20, chunkSize: max(5, $0) << 20)
+      } ?? .standard)
   }
 
   /// A `[[domain]] type = "sftp"`: `host` (anything ssh takes: an alias of ~/.ssh/config,

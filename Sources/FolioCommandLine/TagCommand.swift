@@ -8,8 +8,9 @@ struct TagCommand: AsyncParsableCommand {
     abstract: "List, add or remove an item's tags.",
     discussion: """
       Tags are stored in the user.xdg.tags extended attribute, which other tools read too; on a \
-      filesystem without user xattrs they are kept in Folio's index. Finder colors are tags named \
-      Red, Orange, Yellow, Green, Blue, Purple and Gray.
+      filesystem without user xattrs they are kept in Folio's index. On Nextcloud they are the \
+      account's system tags, which its Files app shows. Finder colors are tags named Red, Orange, \
+      Yellow, Green, Blue, Purple and Gray.
       """)
 
   @Argument(help: "The item: a path or NAME:/path.") var item: String

@@ -160,8 +160,9 @@ extension ConfigDecoder {
     // A bucket: its credentials are found as the AWS CLI finds them (or the access key id here and
     // its secret in the credentials file); what the probe found is kept as conditional_writes.
     let s3Keys = ["bucket", "prefix", "endpoint", "region", "profile", "access_key_id", "conditional_writes", "versioning"]
-    // A WebDAV folder: what the probe of `folio domain add` found is kept beside the account.
-    let webdavKeys = remoteKeys + ["conditional_writes", "replaces_in_place", "dialect"]
+    // A WebDAV folder: what the probe of `folio domain add` found is kept beside the account, and
+    // on Nextcloud the size of upload chunks.
+    let webdavKeys = remoteKeys + ["conditional_writes", "replaces_in_place", "dialect", "chunk_size_mib"]
     let specific: [String] =
       type == "local" ? ["root"] : type == "sftp" ? sftpKeys : type == "s3" ? s3Keys : type == "webdav" ? webdavKeys : remoteKeys
     try checkKeys(table, allowed: common + specific.map { ($0, .value) }) { key in
@@ -218,6 +219,8 @@ extension ConfigDecoder {
         guard (1...65535).contains(port) else { throw error(table.path(of: "port"), "must be from 1 to 65535") }
         settings["port"] = String(port)
       }
+      // `chunk_size_mib = 16` (an integer) or a string of digits.
+      if type == "webdav", case .integer(let mib)? = table["chunk_size_mib"] { settings["chunk_size_mib"] = String(mib) }
       for key in specific where key != "password_command" && settings[key] == nil {
         if var value = try string(table, key) {
           if value.trimmingWhitespace().isEmpty { throw error(table.path(of: key), "must not be empty") }
@@ -256,6 +259,10 @@ extension ConfigDecoder {
         }
         if let value = settings["dialect"], !["generic", "nextcloud"].contains(value) {
           throw error(table.path(of: "dialect"), "\(Self.quote(value)) is not \"generic\" or \"nextcloud\"")
+        }
+        if let value = settings["chunk_size_mib"], Int(value).map({ (5...5120).contains($0) }) != true {
+          throw error(
+            table.path(of: "chunk_size_mib"), "\(Self.quote(value)) is not a chunk size: a number of MiB from 5 to 5120 (Nextcloud's bounds)")
         }
       }
       kind = .remote(type: type, settings: settings)

@@ -73,12 +73,24 @@ public struct ProviderTraits: Sendable, Equatable, CustomStringConvertible {
   /// Whether a name may be any bytes (a POSIX filesystem, SFTP); false where the storage keeps
   /// names as text and refuses one that is not valid UTF-8 (Folio's server, S3, WebDAV).
   public var namesAreBytes: Bool
+  /// Whether a folder's version moves whenever anything below it changes, at any depth
+  /// (Nextcloud and ownCloud propagate a change's ETag to every ancestor; Apache's covers direct
+  /// children only): the listing poller then walks from the top and descends only where a
+  /// folder's version moved (``ListingPoller``'s sweep; docs/DECISIONS.md).
+  public var folderVersionsCoverDescendants: Bool
+  /// Whether the storage keeps tags its other clients see and states them in listings
+  /// (Nextcloud's system tags): a listing is then the truth about an item's tags, as it is about
+  /// favorites where ``storesFavorites``.
+  public var storesTags: Bool
 
   public init(
     content: Content, changeFeed: ChangeFeed, identity: Identity, hasTrash: Bool, rangedReads: Bool,
-    conditionalWrites: ConditionalWrites, contentHash: ContentHash, storesFavorites: Bool, namesAreBytes: Bool = true
+    conditionalWrites: ConditionalWrites, contentHash: ContentHash, storesFavorites: Bool, namesAreBytes: Bool = true,
+    folderVersionsCoverDescendants: Bool = false, storesTags: Bool = false
   ) {
     self.namesAreBytes = namesAreBytes
+    self.folderVersionsCoverDescendants = folderVersionsCoverDescendants
+    self.storesTags = storesTags
     self.content = content
     self.changeFeed = changeFeed
     self.identity = identity

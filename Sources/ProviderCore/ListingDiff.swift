@@ -65,6 +65,8 @@ public struct KnownChild: Sendable, Equatable {
   /// Whether the index has it as a favorite, where listings say it (storage that keeps favorites);
   /// nil: not compared.
   public var isFavorite: Bool?
+  /// The index's tags of it, where listings state them (storage that keeps tags); nil: not compared.
+  public var tags: [String]?
 
   public init(
     identifier: ItemIdentifier, name: ItemName, path: ItemPath, version: ItemVersion, size: Int64?, modified: Date?,
@@ -82,18 +84,26 @@ public struct KnownChild: Sendable, Equatable {
 
   /// - Parameter favorite: Listings state favorites (``ProviderTraits/storesFavorites``): the
   ///   child's favorite state is compared too.
-  public init(_ item: Item, hash kind: ProviderTraits.ContentHash, favorite: Bool = false) {
+  ///   - tags: Listings state tags (``ProviderTraits/storesTags``): the child's tags are compared
+  ///     too, whatever their case (`TagName`).
+  public init(_ item: Item, hash kind: ProviderTraits.ContentHash, favorite: Bool = false, tags: Bool = false) {
     self.init(
       identifier: item.identifier, name: item.filename, path: item.path, version: item.version, size: item.documentSize,
       modified: item.contentModificationDate, isFolder: item.isFolder, fingerprint: .of(item, hash: kind))
     if favorite { isFavorite = item.isFavorite }
+    if tags { self.tags = item.tags }
+  }
+
+  /// Whether two sets of tags are the same whatever their case and order.
+  static func sameTags(_ a: [String], _ b: [String]) -> Bool {
+    a.allSatisfy { t in b.contains { TagName.same($0, t) } } && b.allSatisfy { t in a.contains { TagName.same($0, t) } }
   }
 
   /// True when a listed item says nothing new about this child.
   func isUnchanged(by item: Item) -> Bool {
     version == item.version && name == item.filename && path == item.path && size == item.documentSize
       && modified == item.contentModificationDate && isFolder == item.isFolder
-      && (isFavorite.map { $0 == item.isFavorite } ?? true)
+      && (isFavorite.map { $0 == item.isFavorite } ?? true) && (tags.map { Self.sameTags($0, item.tags) } ?? true)
   }
 }
 

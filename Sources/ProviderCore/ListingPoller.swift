@@ -61,6 +61,13 @@ public actor ListingPoller {
   /// The storage keeps favorites (Nextcloud): a listing that changes only an item's favorite state
   /// changes the item (its ETag does not move with it: owncloud/core#16589).
   nonisolated let favoritesListed: Bool
+  /// The storage keeps tags and lists them (Nextcloud's system tags): a listing that changes only
+  /// an item's tags changes the item (they move no ETag either).
+  nonisolated let tagsListed: Bool
+  /// The storage's folder versions cover everything below them and it reads a folder's own
+  /// entry (Nextcloud): the working set is brought up to date by one sweep from the top
+  /// (``sweep(_:allowMassDeletion:)``, ``FolderSweep``) instead of one job per folder.
+  nonisolated let sweeper: (any FolderVersionReading)?
 
   private var schedule: PollSchedule
   private var states: [ItemIdentifier: FolderListingState] = [:]
@@ -69,6 +76,14 @@ public actor ListingPoller {
   private var running: [ItemIdentifier: (serial: UInt64, task: Task<ListingChanges, Never>)] = [:]
   private var serial: UInt64 = 0
   private var workingSetReadAt: Duration?
+  /// Each folder's hint at the last completed sweep (this process's: a new one walks every chain
+  /// once), when the last full sweep began, the sweep running, and the child-folder hints of
+  /// the latest listing of each folder a sweep is walking.
+  private var swept: [ItemPath: Data] = [:]
+  private var fullSweepAt: Duration?
+  private var sweepTask: Task<[ListingChanges], Never>?
+  private var childHints: [ItemIdentifier: [ItemPath: Data]] = [:]
+  private var sweepListing: Set<ItemIdentifier> = []
   private var loop: Task<Void, Never>?
   private var listener: Task<Void, Never>?
   private var sleeper: Task<Void, Never>?
@@ -96,6 +111,8 @@ public actor ListingPoller {
     self.detectMoves = provider.traits.identity == .pathKeyed
     self.hashKind = provider.traits.contentHash
     self.favoritesListed = provider.traits.storesFavorites
+    self.tagsListed = provider.traits.storesTags
+    self.sweeper = provider.traits.folderVersionsCoverDescendants ? provider as? any FolderVersionReading : nil
     self.schedule = PollSchedule(cadence: cadence)
     (commands, commandSink) = AsyncStream.makeStream(of: Command.self)
   }
@@ -158,6 +175,7 @@ public actor ListingPoller {
     loop?.cancel()
     listener?.cancel()
     sleeper?.cancel()
+    sweepTask?.cancel()
     for (_, r) in running { r.task.cancel() }
     loop = nil
     listener = nil
@@ -171,7 +189,8 @@ public actor ListingPoller {
       return
     }
     let now = clock.now()
-    let wait = schedule.nextWake().map { max(.zero, $0 - now) } ?? schedule.cadence.workingSet
+    var wait = schedule.nextWake().map { max(.zero, $0 - now) } ?? schedule.cadence.workingSet
+    if sweeper != nil, let last = workingSetReadAt { wait = min(wait, max(.zero, last + schedule.cadence.workingSet - now)) }
     let sleep = clock.sleep
     let s = Task { _ = try? await sleep(wait) }
     sleeper = s
@@ -191,7 +210,64 @@ public actor ListingPoller {
     if let last = workingSetReadAt, now - last < schedule.cadence.workingSet { return }
     guard let folders = try? index.workingSetFolders(domain: domain) else { return }
     workingSetReadAt = now
-    schedule.setWorkingSetFolders(folders, at: now)
+    guard sweeper != nil else {
+      schedule.setWorkingSetFolders(folders, at: now)
+      return
+    }
+    guard sweepTask == nil else { return }
+    sweepTask = Task {
+      let changes = await self.sweep(folders)
+      self.sweepTask = nil
+      return changes
+    }
+  }
+
+  /// Whether the working set is brought up to date by sweeps from the top
+  /// (``ProviderTraits/folderVersionsCoverDescendants``).
+  public nonisolated var sweepsFromTheTop: Bool { sweeper != nil }
+
+  /// The running sweep's changes, once it ends (nil when none runs): for tests.
+  public func sweepInFlight() async -> [ListingChanges]? { await sweepTask?.value }
+
+  /// Brings `folders` (and the top) up to date: on storage whose folder versions cover their
+  /// descendants, one walk from the top that lists only folders whose version moved since the
+  /// last completed sweep (``FolderSweep``: nothing changed costs one request); elsewhere each
+  /// folder is listed. Every `hintTrustCap` the walk lists every folder on the way whatever its
+  /// version, since a favorite set elsewhere moves none (owncloud/core#16589).
+  ///
+  /// - Returns: The changes of each listing made, in the order made.
+  public func sweep(_ folders: Set<ItemIdentifier>, allowMassDeletion: Bool = false) async -> [ListingChanges] {
+    guard let sweeper else {
+      var out: [ListingChanges] = []
+      for folder in [ItemIdentifier.root] + folders.filter({ $0 != .root }).sorted() {
+        out.append(await pollNow(folder, allowMassDeletion: allowMassDeletion))
+      }
+      return out
+    }
+    let began = clock.now()
+    let full = fullSweepAt.map { began - $0 >= schedule.cadence.hintTrustCap } ?? false
+    var walk = FolderSweep(targets: Set(folders.compactMap { sweeper.path(for: $0) }), previous: swept, full: full)
+    let top: Data?
+    do {
+      top = Self.hint(of: try await sweeper.currentFolder(at: .root))
+    } catch {
+      top = nil
+    }
+    var queue = walk.start(topHint: top)
+    var out: [ListingChanges] = []
+    while !queue.isEmpty && !Task.isCancelled {
+      let folder = queue.removeFirst()
+      let id = sweeper.identifier(for: folder)
+      sweepListing.insert(id)
+      let changes = await pollNow(id, allowMassDeletion: allowMassDeletion)
+      sweepListing.remove(id)
+      out.append(changes)
+      let hints = childHints.removeValue(forKey: id) ?? [:]
+      queue += walk.listed(folder, complete: changes.verdict == .complete, childHints: hints)
+    }
+    swept = walk.result()
+    if walk.succeeded && queue.isEmpty && (full || fullSweepAt == nil) { fullSweepAt = began }
+    return out
   }
 
   /// Starts the jobs that are due (at most the free slots) and returns their tasks; each checks
@@ -303,7 +379,7 @@ public actor ListingPoller {
     let absences: Set<ItemIdentifier>
     do {
       known = try index.children(domain: domain, of: folder, limit: Int.max).map {
-        KnownChild($0.item(), hash: hashKind, favorite: favoritesListed)
+        KnownChild($0.item(), hash: hashKind, favorite: favoritesListed, tags: tagsListed)
       }
       absences = Set(try index.listingAbsences(domain: domain, folder: folder).keys)
     } catch {
@@ -352,9 +428,13 @@ public actor ListingPoller {
     }
     if changes.verdict == .complete || changes.verdict == .cutShort {
       let now = clock.now()
+      var hints: [ItemPath: Data] = [:]
       for item in items where item.isFolder && item.parentIdentifier == folder {
-        if let hint = Self.hint(of: item) { schedule.noteHint(item.identifier, hint, at: now) }
+        guard let hint = Self.hint(of: item) else { continue }
+        schedule.noteHint(item.identifier, hint, at: now)
+        if let path = sweeper?.path(for: item.identifier) { hints[path] = hint }
       }
+      if sweepListing.contains(folder) { childHints[folder] = hints }
     }
     return (changes, changes.verdict == .complete ? items.count : nil)
   }

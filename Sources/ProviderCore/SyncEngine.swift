@@ -342,14 +342,25 @@ public final class SyncEngine: Sendable {
     let folders = [ItemIdentifier.root] + ((try? index.workingSetFolders(domain: domain)) ?? []).filter { $0 != .root }.sorted {
       $0.rawValue < $1.rawValue
     }
-    for folder in folders {
-      let changes = await poller.pollNow(folder, allowMassDeletion: allowMassDeletion)
+    // Where folder versions cover their descendants (Nextcloud), one walk from the top lists
+    // only where a version moved since this process's last sweep.
+    let listings =
+      poller.sweepsFromTheTop
+      ? await poller.sweep(Set(folders), allowMassDeletion: allowMassDeletion)
+      : await pollEach(folders, poller, allowMassDeletion: allowMassDeletion)
+    for changes in listings {
       summary.updated += changes.updatedItems.count
       summary.deleted += changes.deletedIdentifiers.count
       summary.heldDeletions += changes.heldDeletions
       summary.ambiguousMoves += changes.ambiguousMoves
     }
     return summary
+  }
+
+  private func pollEach(_ folders: [ItemIdentifier], _ poller: ListingPoller, allowMassDeletion: Bool) async -> [ListingChanges] {
+    var out: [ListingChanges] = []
+    for folder in folders { out.append(await poller.pollNow(folder, allowMassDeletion: allowMassDeletion)) }
+    return out
   }
 
   /// "syncing N" for a domain: its transfers not done yet (queued, running or throttled).

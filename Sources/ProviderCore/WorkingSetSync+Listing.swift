@@ -16,7 +16,7 @@ extension WorkingSetSync {
     for move in changes.moves { try relink(move) }
     try await apply(
       updated: changes.updatedItems, deleted: changes.deletedIdentifiers, into: &summary,
-      favoritesListed: provider.traits.storesFavorites)
+      favoritesListed: provider.traits.storesFavorites, tagsListed: provider.traits.storesTags)
     if !changes.moves.isEmpty || changes.folderChanged {
       // A folder shown in the browser is listed again (its new files are not in the working set,
       // so applying them above said nothing).

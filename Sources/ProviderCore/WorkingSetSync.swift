@@ -182,8 +182,11 @@ public actor WorkingSetSync {
   ///   itself (Nextcloud's `oc:favorite`): an item without a rank is not a favorite there, so a
   ///   favorite the index holds for it was removed elsewhere and goes. (A change batch's item
   ///   without a rank says nothing of it: `applyProviderFields` keeps the index's.)
+  /// - Parameter tagsListed: Likewise for tags (Nextcloud's system tags): an item listed with
+  ///   other tags than the index holds has those tags, none included.
   func apply(
-    updated: [Item], deleted: [ItemIdentifier], into summary: inout Summary, favoritesListed: Bool = false
+    updated: [Item], deleted: [ItemIdentifier], into summary: inout Summary, favoritesListed: Bool = false,
+    tagsListed: Bool = false
   ) async throws(ProviderError) {
     var changed: [Item] = []
     // What a person could see change: new to the index, another version, another place. A
@@ -197,13 +200,16 @@ public actor WorkingSetSync {
     let candidates = updated.filter { !$0.identifier.isReserved }
     let indexed = try index.knownIdentifiers(among: candidates.map(\.identifier), domain: domain)
     var unfavorited: [Item] = []
+    var retagged: [Item] = []
     for item in candidates where indexed.contains(item.identifier) || Self.qualifies(item) {
       let known = indexed.contains(item.identifier) ? try index.item(domain: domain, identifier: item.identifier) : nil
       changed.append(item)
       let favoriteMoved = favoritesListed && known.map { $0.isFavorite != item.isFavorite } == true
       if favoriteMoved && !item.isFavorite { unfavorited.append(item) }
+      let tagsMoved = tagsListed && known.map { !KnownChild.sameTags($0.tags, item.tags) } == true
+      if tagsMoved { retagged.append(item) }
       if let known, known.version == item.version, known.path == item.path, known.isTrashed == item.isTrashed,
-        !favoriteMoved
+        !favoriteMoved, !tagsMoved
       {
         continue
       }
@@ -211,6 +217,13 @@ public actor WorkingSetSync {
     }
     if !changed.isEmpty { try index.upsert(changed, domain: domain, insertNew: true) }
     for item in unfavorited { try index.setFavoriteRank(nil, item: item, domain: domain) }
+    // The storage's tags, as its listing states them (upsert adds tags but never removes one).
+    // Tags that only the index held (set before Folio put tags on this storage) are kept: they
+    // were never on the server, so its silence about them says nothing.
+    let indexOnly = try index.indexOnlyTags(of: retagged.map(\.identifier), domain: domain)
+    for item in retagged where indexOnly[item.identifier] == nil {
+      try index.setTags(try index.spellings(of: item.tags), of: item, domain: domain)
+    }
     summary.updated += changed.count
 
     for item in changed {

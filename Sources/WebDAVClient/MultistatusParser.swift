@@ -30,13 +30,15 @@ final class MultistatusParser: NSObject, XMLParserDelegate {
   /// event costs a comparison of small values (100k entries are some 2M events).
   private enum Tag: Equatable {
     case multistatus, response, href, status, propstat, prop, collection, other
+    /// One `nc:system-tag` inside `nc:system-tags`: its text is the tag's name.
+    case systemTag
     case property(Property)
   }
 
   /// The properties taken from a 2xx propstat.
   private enum Property: Equatable {
     case resourceType, contentLength, lastModified, etag, contentType, quotaAvailable, quotaUsed, fileID, permissions
-    case ocSize, favorite, trashFilename, trashOriginalLocation, trashDeletionTime, unknown
+    case ocSize, favorite, trashFilename, trashOriginalLocation, trashDeletionTime, systemTags, tagName, unknown
   }
 
   /// A response's properties as read.
@@ -55,6 +57,10 @@ final class MultistatusParser: NSObject, XMLParserDelegate {
     var trashFilename: String?
     var trashOriginalLocation: String?
     var trashDeletionTime: String?
+    /// Nextcloud's `nc:system-tags` (nil: not stated; empty: none).
+    var systemTags: [String]?
+    /// `oc:display-name` of a tag in `remote.php/dav/systemtags/`.
+    var tagName: String?
 
     mutating func set(_ property: Property, _ value: String) {
       switch property {
@@ -71,6 +77,8 @@ final class MultistatusParser: NSObject, XMLParserDelegate {
       case .trashFilename: trashFilename = value
       case .trashOriginalLocation: trashOriginalLocation = value
       case .trashDeletionTime: trashDeletionTime = value
+      case .systemTags: systemTags = systemTags ?? []
+      case .tagName: tagName = value
       case .resourceType, .unknown: break
       }
     }
@@ -91,6 +99,8 @@ final class MultistatusParser: NSObject, XMLParserDelegate {
       trashFilename = other.trashFilename ?? trashFilename
       trashOriginalLocation = other.trashOriginalLocation ?? trashOriginalLocation
       trashDeletionTime = other.trashDeletionTime ?? trashDeletionTime
+      systemTags = other.systemTags ?? systemTags
+      tagName = other.tagName ?? tagName
     }
   }
 
@@ -159,7 +169,7 @@ final class MultistatusParser: NSObject, XMLParserDelegate {
     }
     // Text is kept only where a value is: an href, a status, a property's own text.
     switch tag {
-    case .href, .status, .property: collecting = true
+    case .href, .status, .property, .systemTag: collecting = true
     default: collecting = false
     }
   }
@@ -183,6 +193,9 @@ final class MultistatusParser: NSObject, XMLParserDelegate {
       propstatStatus = Self.status(text)
     case .property(let property):
       propstat.set(property, Self.trimmed(text))
+    case .systemTag:
+      let name = Self.trimmed(text)
+      if !name.isEmpty { propstat.systemTags = (propstat.systemTags ?? []) + [name] }
     case .propstat:
       endPropstat()
     case .response:
@@ -224,6 +237,7 @@ final class MultistatusParser: NSObject, XMLParserDelegate {
       }
     case .prop?: return .property(property(name, namespace))
     case .property(.resourceType)?: return namespace == dav && name == "collection" ? .collection : .other
+    case .property(.systemTags)?: return namespace == nextcloud && name == "system-tag" ? .systemTag : .other
     default: return .other
     }
   }
@@ -247,6 +261,7 @@ final class MultistatusParser: NSObject, XMLParserDelegate {
       case "permissions": return .permissions
       case "size": return .ocSize
       case "favorite": return .favorite
+      case "display-name": return .tagName
       default: return .unknown
       }
     }
@@ -255,6 +270,7 @@ final class MultistatusParser: NSObject, XMLParserDelegate {
       case "trashbin-filename": return .trashFilename
       case "trashbin-original-location": return .trashOriginalLocation
       case "trashbin-deletion-time": return .trashDeletionTime
+      case "system-tags": return .systemTags
       default: return .unknown
       }
     }
@@ -316,6 +332,8 @@ final class MultistatusParser: NSObject, XMLParserDelegate {
     result.trashOriginalLocation = entry.trashOriginalLocation.flatMap { $0.isEmpty ? nil : $0 }
     result.trashDeletionTime = entry.trashDeletionTime.flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
       .map { Date(timeIntervalSince1970: $0) }
+    result.systemTags = entry.systemTags
+    result.tagName = entry.tagName
     if !emit(result, role) {
       parser.abortParsing()
       failure = failure ?? .cancelledError

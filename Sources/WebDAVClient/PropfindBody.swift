@@ -15,12 +15,16 @@ public enum PropfindBody {
     if properties.contains(.permissions) { names.append("oc:permissions") }
     if properties.contains(.ocSize) { names.append("oc:size") }
     if properties.contains(.favorite) { names.append("oc:favorite") }
+    if properties.contains(.tagName) { names.append("oc:id"); names.append("oc:display-name") }
+    if properties.contains(.systemTags) { names.append("nc:system-tags") }
     if properties.contains(.trashbin) {
       names += ["nc:trashbin-filename", "nc:trashbin-original-location", "nc:trashbin-deletion-time"]
     }
     let ownCloud =
-      properties.isDisjoint(with: [.fileID, .permissions, .ocSize, .favorite]) ? "" : " xmlns:oc=\"\(MultistatusParser.ownCloud)\""
-    let nextcloud = properties.contains(.trashbin) ? " xmlns:nc=\"\(MultistatusParser.nextcloud)\"" : ""
+      properties.isDisjoint(with: [.fileID, .permissions, .ocSize, .favorite, .tagName])
+      ? "" : " xmlns:oc=\"\(MultistatusParser.ownCloud)\""
+    let nextcloud =
+      properties.isDisjoint(with: [.trashbin, .systemTags]) ? "" : " xmlns:nc=\"\(MultistatusParser.nextcloud)\""
     let text =
       "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<d:propfind xmlns:d=\"DAV:\"\(ownCloud)\(nextcloud)><d:prop>"
       + names.map { "<\($0)/>" }.joined() + "</d:prop></d:propfind>\n"

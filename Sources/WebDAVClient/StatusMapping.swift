@@ -8,7 +8,7 @@ import ProviderAPI
 /// is "exists", on PROPFIND "not a WebDAV server").
 enum DAVOperation: String, Sendable {
   case list = "PROPFIND", stat = "PROPFIND (Depth 0)", get = "GET", put = "PUT", mkcol = "MKCOL", delete = "DELETE"
-  case move = "MOVE", copy = "COPY", proppatch = "PROPPATCH"
+  case move = "MOVE", copy = "COPY", proppatch = "PROPPATCH", post = "POST"
 
   /// The operations that create a name, where 405 and 409 speak of the namespace.
   var creates: Bool { self == .put || self == .mkcol || self == .move || self == .copy }

@@ -25,6 +25,8 @@ struct UploadBody: AsyncSequence, Sendable {
 
   let source: Source
   let length: Int64
+  /// Where in the file the body begins (a chunk of a chunked upload); 0 for a whole file.
+  var base: Int64 = 0
   var progress: (@Sendable (Int64) -> Void)?
   /// Before the chunk that starts at this offset, ``hold`` is awaited (the probe's half-sent PUT).
   var holdAt: Int64?
@@ -58,7 +60,7 @@ struct UploadBody: AsyncSequence, Sendable {
         var failed: Int32 = 0
         let n = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: want) { raw in
           var n: Int
-          repeat { n = pread(fd, raw.baseAddress, want, off_t(offset)) } while n < 0 && errno == EINTR
+          repeat { n = pread(fd, raw.baseAddress, want, off_t(body.base + offset)) } while n < 0 && errno == EINTR
           if n < 0 { failed = errno }
           return Swift.max(n, 0)
         }

@@ -25,6 +25,10 @@ public struct WebDAVProperties: OptionSet, Sendable, Hashable {
   public static let favorite = WebDAVProperties(rawValue: 1 << 10)
   /// Nextcloud's trash bin: `nc:trashbin-filename`, `-original-location`, `-deletion-time`.
   public static let trashbin = WebDAVProperties(rawValue: 1 << 11)
+  /// Nextcloud's `nc:system-tags`: the collaborative tags its Files app shows on an item.
+  public static let systemTags = WebDAVProperties(rawValue: 1 << 12)
+  /// `oc:display-name`: a tag's name, in `remote.php/dav/systemtags/`.
+  public static let tagName = WebDAVProperties(rawValue: 1 << 13)
 
   /// What a listing needs: kind, size, date, version, type.
   public static let standard: WebDAVProperties = [.resourceType, .contentLength, .lastModified, .etag, .contentType]
@@ -67,6 +71,10 @@ public struct WebDAVEntry: Sendable, Equatable {
   public var trashOriginalLocation: String?
   /// `nc:trashbin-deletion-time`.
   public var trashDeletionTime: Date?
+  /// `nc:system-tags`: the names of the item's system tags (nil where the server does not say).
+  public var systemTags: [String]?
+  /// `oc:display-name` of a system tag (an entry of `remote.php/dav/systemtags/`).
+  public var tagName: String?
 
   public init(path: WebDAVPath) { self.path = path }
 

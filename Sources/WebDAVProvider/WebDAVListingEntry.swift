@@ -16,6 +16,8 @@ struct WebDAVListingEntry: FolderListingEntry, Equatable {
   var etag: String?
   /// Nextcloud's `oc:favorite` (nil where the server does not say).
   var isFavorite: Bool?
+  /// Nextcloud's system tags (nil where the server does not say).
+  var tags: [String]?
 
   init(_ entry: WebDAVEntry) {
     name = entry.name
@@ -26,6 +28,7 @@ struct WebDAVListingEntry: FolderListingEntry, Equatable {
     permissions = entry.permissions
     etag = entry.etag
     isFavorite = entry.isFavorite
+    tags = entry.systemTags
   }
 }
 

@@ -18,6 +18,12 @@ extension WebDAVProvider {
     return try await withClient { c in try await self.stat(path, c) }
   }
 
+  /// PROPFIND Depth 0, the top included: its ETag, which on Nextcloud moves whenever anything
+  /// in the account changes (the listing poller's sweep).
+  public func currentFolder(at path: ItemPath) async throws(ProviderError) -> Item {
+    try await withClient { c in try await self.stat(path, c) }
+  }
+
   func stat(_ path: ItemPath, _ c: WebDAVClient) async throws -> Item {
     item(path, try await c.stat(try Self.davPath(path), properties: dialect.listingProperties))
   }
@@ -39,6 +45,7 @@ extension WebDAVProvider {
         path, size: max(0, entry.size ?? 0), lastModified: entry.lastModified, version: WebDAVVersion.of(entry),
         permissions: entry.permissions)
     made.favoriteRank = Self.favoriteRank(entry.isFavorite)
+    made.tags = entry.systemTags ?? []
     return made
   }
 
@@ -49,6 +56,7 @@ extension WebDAVProvider {
       ? folderItem(path, modified: e.lastModified, permissions: e.permissions, etag: e.etag)
       : fileItem(path, size: e.size, lastModified: e.lastModified, version: e.version, permissions: e.permissions)
     made.favoriteRank = Self.favoriteRank(e.isFavorite)
+    made.tags = e.tags ?? []
     return made
   }
 

@@ -52,7 +52,13 @@ extension WebDAVProvider {
       throw ProviderError(.invalidArgument, "a modify needs the item's identifier")
     }
     if changedFields.contains(.tagData) {
-      throw ProviderError(.featureUnsupported, "this WebDAV server keeps no tags: Folio keeps them on this computer")
+      // An item in Nextcloud's trash bin has no tags there to set: the index keeps them.
+      guard davRoot != nil, trashName(identifier) == nil else {
+        throw ProviderError(.featureUnsupported, "this WebDAV server keeps no tags: Folio keeps them on this computer")
+      }
+      let path = try requirePath(identifier)
+      try await setSystemTags(template.tags, of: path)
+      if changedFields == .tagData { return try await item(at: path) }
     }
     if trashName(identifier) != nil {
       // In the trash: Put Back into the new parent (the core's restore comes through restoreItem).
@@ -178,6 +184,11 @@ extension WebDAVProvider {
     let report: @Sendable (Int64) -> Void = { progress(TransferProgress(completedBytes: $0, totalBytes: total)) }
     let destination = try Self.davPath(target)
     let honoured = conditionalWrites == .honoured
+    if let uploadsURL, let total, total > chunking.threshold {
+      try await sendInChunks(
+        c, local, size: total, to: target, uploadsURL: uploadsURL, creating: creating, ifMatch: ifMatch, token: token, report)
+      return
+    }
     guard replacesInPlace != false else {
       let condition: WebDAVWriteCondition =
         creating ? (honoured ? .ifNoneMatch : .none) : (honoured ? ifMatch.map { .ifMatch($0) } ?? .none : .none)
@@ -201,6 +212,31 @@ extension WebDAVProvider {
       Self.remove(temporary, c)
       throw error
     }
+  }
+
+  /// A big file to Nextcloud: chunked upload v2 (``NextcloudUpload``), resumable by its token.
+  /// The assembling MOVE carries the condition: `Overwrite: F` for a new file (every server
+  /// honours it), the base's ETag for a replace where the server honours conditions; elsewhere
+  /// the target's version is read again just before.
+  private func sendInChunks(
+    _ c: WebDAVClient, _ local: String, size: Int64, to target: ItemPath, uploadsURL: URL, creating: Bool, ifMatch: String?,
+    token: String?, _ report: @escaping @Sendable (Int64) -> Void
+  ) async throws {
+    let destination = try Self.davPath(target)
+    var condition: WebDAVWriteCondition = creating ? .ifNoneMatch : .none
+    if !creating, let ifMatch {
+      if conditionalWrites == .honoured {
+        condition = .ifMatch(ifMatch)
+      } else if WebDAVVersion.strong(try await c.stat(destination).etag) != ifMatch {
+        throw WebDAVError(.preconditionFailed, "\(target.displayString) changed on the server")
+      }
+    }
+    let uploads = WebDAVClient(
+      try WebDAVConfiguration(url: uploadsURL, user: c.configuration.user, password: c.configuration.password, caFile: caFile))
+    _ = try await NextcloudUpload(
+      uploads: uploads, folder: try WebDAVPath(NextcloudUpload.folderName(token)), destination: try c.absoluteURL(destination),
+      localPath: local, size: size, chunking: chunking, condition: condition, progress: report
+    ).run()
   }
 
   /// The temporary an upload owns beside its target: `.folio-upload-TOKEN.part`, named from the

@@ -24,7 +24,7 @@ import WebDAVClient
 /// **Servers that write in place** (rclone's, wsgidav: the probe saw a reader get new bytes before
 /// the PUT ended) get each upload to a temporary name beside the target and a MOVE over it, so an
 /// interrupted upload never leaves a cut-short file under the real name.
-public final class WebDAVProvider: Provider, PathKeyedProvider, AccountStatusProviding, @unchecked Sendable {
+public final class WebDAVProvider: Provider, PathKeyedProvider, FolderVersionReading, AccountStatusProviding, @unchecked Sendable {
   /// Where the password comes from when none was given yet: the credentials file, then the
   /// domain's `password_command`. Nil: there is none (the location asks to sign in).
   public typealias PasswordSource = @Sendable () async throws(ProviderError) -> String?
@@ -46,6 +46,12 @@ public final class WebDAVProvider: Provider, PathKeyedProvider, AccountStatusPro
   /// Entries per page of a Nextcloud listing (`X-NC-Paginate-Count`): big enough that a folder
   /// of a few hundred entries is one request, small enough that each is short for the server.
   let nextcloudPageSize: Int
+  /// Nextcloud's collection for chunked uploads, when the URL has one (``WebDAVDialect/uploads(of:)``).
+  let uploadsURL: URL?
+  /// When a Nextcloud upload goes in chunks, and their size.
+  let chunking: NextcloudChunking
+  /// Nextcloud's DAV root, where system tags are (``WebDAVDialect/davRoot(of:)``).
+  let davRoot: URL?
   private let passwordSource: PasswordSource
   private let state: Mutex<(user: String, client: WebDAVClient?)>
   let listings = FolderListingCache<WebDAVListingEntry>(capacity: 16)
@@ -56,7 +62,8 @@ public final class WebDAVProvider: Provider, PathKeyedProvider, AccountStatusPro
     ProviderTraits(
       content: .synced, changeFeed: .none, identity: .pathKeyed, hasTrash: trashbin != nil, rangedReads: true,
       conditionalWrites: conditionalWrites == .honoured ? .honoured : .ignored, contentHash: .opaqueTag,
-      storesFavorites: dialect.storesFavorites, namesAreBytes: false)
+      storesFavorites: dialect.storesFavorites, namesAreBytes: false,
+      folderVersionsCoverDescendants: dialect.folderVersionsCoverDescendants, storesTags: dialect.storesTags && davRoot != nil)
   }
 
   /// - Parameters:
@@ -67,13 +74,17 @@ public final class WebDAVProvider: Provider, PathKeyedProvider, AccountStatusPro
   ///   - replacesInPlace: The probe's finding (nil: unknown, treated as in place).
   ///   - dialect: What `folio domain add` found the server speaks (``WebDAVDialect``).
   ///   - nextcloudPageSize: Entries per page of a Nextcloud listing.
+  ///   - chunking: When a Nextcloud upload goes in chunks (chunked upload v2), and their size.
   public init(
     domain: DomainIdentifier, url: URL, user: String, caFile: String? = nil, password: @escaping PasswordSource,
     conditionalWrites: ProviderTraits.ConditionalWrites = .unknown, replacesInPlace: Bool? = nil,
-    dialect: WebDAVDialect = .generic, nextcloudPageSize: Int = 1000
+    dialect: WebDAVDialect = .generic, nextcloudPageSize: Int = 1000, chunking: NextcloudChunking = .standard
   ) {
     self.dialect = dialect
     self.nextcloudPageSize = nextcloudPageSize
+    self.chunking = chunking
+    uploadsURL = dialect == .nextcloud ? WebDAVDialect.uploads(of: url) : nil
+    davRoot = dialect == .nextcloud ? WebDAVDialect.davRoot(of: url) : nil
     trashbin = dialect == .nextcloud ? WebDAVDialect.trashbin(of: url) : nil
     self.domain = domain
     self.url = url

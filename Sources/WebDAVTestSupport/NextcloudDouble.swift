@@ -18,11 +18,14 @@ import TestSupport
 /// anything below it changes, up to the top (Nextcloud propagates it to every ancestor:
 /// remote-providers.md §4.2, §4.5), but not for a favorite.
 ///
-/// The state is in memory: files by path relative to the user's top, and the bin.
+/// Chunked upload v2 at `remote.php/dav/uploads/USER/` is in ``NextcloudDouble+Uploads.swift``,
+/// system tags (`nc:system-tags`, `systemtags/`, `systemtags-relations/`) in ``NextcloudDouble+Tags.swift``.
+///
+/// The state is in memory: files by path relative to the user's top, the bin, and upload folders.
 public final class NextcloudDouble: @unchecked Sendable {
   public let user = "alice"
   public let password = "correct horse"
-  private let lock = NSLock()
+  let lock = NSLock()
   private var server: ScriptedHTTPServer?
 
   struct Node {
@@ -43,16 +46,16 @@ public final class NextcloudDouble: @unchecked Sendable {
     var nodes: [String: Node]
   }
 
-  private var nodes: [String: Node] = [:]
+  var nodes: [String: Node] = [:]
   private var bin: [String: Binned] = [:]
-  private var counter = 1000
+  var counter = 1000
   private var clock = Date(timeIntervalSince1970: 1_700_000_000)
   /// Bytes the account may hold.
   public var quotaBytes: Int64 {
     get { lock.withLock { quota } }
     set { lock.withLock { quota = newValue } }
   }
-  private var quota: Int64 = 1 << 30
+  var quota: Int64 = 1 << 30
 
   public init() throws {
     nodes[""] = Node(isFolder: true, etag: 1, modified: clock, fileID: 1, permissions: "RGDNVCK")
@@ -78,7 +81,7 @@ public final class NextcloudDouble: @unchecked Sendable {
 
   /// The ETag of every folder above `path`, up to the top, moves (what Nextcloud does when
   /// anything below a folder is created, written, moved or deleted).
-  private func changedBelow(_ path: String) {
+  func changedBelow(_ path: String) {
     var folder = path
     while !folder.isEmpty {
       folder = folder.contains("/") ? String(folder[..<folder.lastIndex(of: "/")!]) : ""
@@ -86,6 +89,9 @@ public final class NextcloudDouble: @unchecked Sendable {
       nodes[folder]?.etag = counter
     }
   }
+
+  /// The bytes of the file at `path` (nil: none).
+  public func bytes(_ path: String) -> [UInt8]? { lock.withLock { nodes[path].flatMap { $0.isFolder ? nil : $0.bytes } } }
 
   public func contents(_ path: String) -> String? {
     lock.withLock { nodes[path].map { String(decoding: $0.bytes, as: UTF8.self) } }
@@ -116,11 +122,31 @@ public final class NextcloudDouble: @unchecked Sendable {
   /// The server forgets its paged listings (Nextcloud's cache expires them).
   public func expirePages() { lock.withLock { pageCache.removeAll() } }
 
+  /// The PROPFINDs of the user's files answered, in order, as "DEPTH PATH" (the path relative
+  /// to the user's top, "" for the top): what a test of the poller's sweep counts.
+  public var propfinds: [String] { lock.withLock { propfindLog } }
+  private var propfindLog: [String] = []
+
+  /// Chunked uploads under way, by folder name: the `Destination` given at MKCOL and the chunks
+  /// by number (NextcloudDouble+Uploads.swift).
+  var uploadFolders: [String: (destination: String, chunks: [Int: [UInt8]])] = [:]
+  /// System tags by id, and which tags each file id has (NextcloudDouble+Tags.swift).
+  var systemTagNames: [Int: String] = [:]
+  var tagRelations: [Int: Set<Int>] = [:]
+  var chunkPutLog: [Int] = []
+  /// A chunk PUT held before it is answered (NextcloudDouble+Uploads.swift).
+  let chunkHold = ChunkHold()
+  var chunkMinimum = 5 << 20
+  /// Chunk numbers whose next PUT fails (a connection lost mid-upload, as the client sees it).
+  var failingChunks: Set<Int> = []
+  /// What another client writes just before the next assembly (between the chunks and the MOVE).
+  var writeBeforeAssembly: (path: String, bytes: [UInt8])?
+
   /// PROPPATCHes received, for a test that checks none was sent.
   public var propPatches: Int { lock.withLock { propPatchCount } }
   private var propPatchCount = 0
 
-  private func tick() -> Date {
+  func tick() -> Date {
     clock += 1
     return clock
   }
@@ -137,7 +163,17 @@ public final class NextcloudDouble: @unchecked Sendable {
     guard let decoded = target.removingPercentEncoding else { return status("400 Bad Request") }
     let filesBase = "/remote.php/dav/files/\(user)"
     let trashBase = "/remote.php/dav/trashbin/\(user)/trash"
+    let uploadsBase = "/remote.php/dav/uploads/\(user)"
+    if r.method == "PUT", decoded.hasPrefix(uploadsBase + "/"), let n = decoded.split(separator: "/").last.flatMap({ Int($0) }) {
+      chunkHold.wait(ifHeld: n)  // outside the lock: the test reads the double meanwhile
+    }
     return lock.withLock {
+      if decoded.hasPrefix("/remote.php/dav/systemtags") {
+        return systemTags(r, String(decoded.dropFirst("/remote.php/dav/".count)))
+      }
+      if decoded == uploadsBase || decoded.hasPrefix(uploadsBase + "/") {
+        return uploads(r, relative(decoded, uploadsBase))
+      }
       if decoded == filesBase || decoded.hasPrefix(filesBase + "/") {
         return files(r, relative(decoded, filesBase))
       }
@@ -148,11 +184,11 @@ public final class NextcloudDouble: @unchecked Sendable {
     }
   }
 
-  private func relative(_ decoded: String, _ base: String) -> String {
+  func relative(_ decoded: String, _ base: String) -> String {
     String(decoded.dropFirst(base.count)).trimmingCharacters(in: CharacterSet(charactersIn: "/"))
   }
 
-  private func destination(_ r: ScriptedHTTPServer.Received, under base: String) -> String? {
+  func destination(_ r: ScriptedHTTPServer.Received, under base: String) -> String? {
     guard let text = r.headers["destination"], let url = URL(string: text), url.path.hasPrefix(base) else { return nil }
     return relative(url.path, base)
   }
@@ -161,6 +197,7 @@ public final class NextcloudDouble: @unchecked Sendable {
     let parent = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : ""
     switch r.method {
     case "PROPFIND":
+      propfindLog.append("\(r.headers["depth"] ?? "infinity") \(path)")
       guard let node = nodes[path] else { return status("404 Not Found") }
       var responses = [response(path, node)]
       if r.headers["depth"] == "1" && node.isFolder {
@@ -344,6 +381,7 @@ public final class NextcloudDouble: @unchecked Sendable {
     found += "<d:getetag>&quot;\(n.etag)&quot;</d:getetag>"
     found += "<oc:fileid>\(n.fileID)</oc:fileid><oc:permissions>\(n.permissions)</oc:permissions>"
     found += "<oc:favorite>\(n.favorite ? 1 : 0)</oc:favorite>"
+    found += systemTagsProperty(n.fileID)
     var missing = ""
     if n.isFolder {
       found += "<d:resourcetype><d:collection/></d:resourcetype>"
@@ -383,7 +421,7 @@ public final class NextcloudDouble: @unchecked Sendable {
       + "<d:propstat><d:prop>\(found)</d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response>"
   }
 
-  private func multistatus(_ responses: [String]) -> [UInt8] {
+  func multistatus(_ responses: [String]) -> [UInt8] {
     ScriptedHTTPServer.answer("207 Multi-Status", xml: multistatusXML(responses))
   }
 
@@ -392,28 +430,28 @@ public final class NextcloudDouble: @unchecked Sendable {
       + "xmlns:oc=\"http://owncloud.org/ns\" xmlns:nc=\"http://nextcloud.org/ns\">" + responses.joined() + "</d:multistatus>"
   }
 
-  private func status(_ line: String) -> [UInt8] { ScriptedHTTPServer.answer(line) }
+  func status(_ line: String) -> [UInt8] { ScriptedHTTPServer.answer(line) }
 
-  private func forbidden() -> [UInt8] {
+  func forbidden() -> [UInt8] {
     ScriptedHTTPServer.answer("403 Forbidden", xml: sabreError("Sabre\\DAV\\Exception\\Forbidden", "Permission denied"))
   }
 
-  private func sabreError(_ exception: String, _ message: String) -> String {
+  func sabreError(_ exception: String, _ message: String) -> String {
     "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<d:error xmlns:d=\"DAV:\" xmlns:s=\"http://sabredav.org/ns\">"
       + "<s:exception>\(exception)</s:exception><s:message>\(escapeXML(message))</s:message></d:error>"
   }
 
-  private func encode(_ path: String) -> String {
+  func encode(_ path: String) -> String {
     path.addingPercentEncoding(
       withAllowedCharacters: CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/"))
       ?? path
   }
 
-  private func escapeXML(_ s: String) -> String {
+  func escapeXML(_ s: String) -> String {
     s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
   }
 
-  private func httpDate(_ date: Date) -> String {
+  func httpDate(_ date: Date) -> String {
     let f = DateFormatter()
     f.locale = Locale(identifier: "en_US_POSIX")
     f.timeZone = TimeZone(identifier: "GMT")

@@ -305,3 +305,21 @@ import Testing
     }
   }
 }
+
+extension FolioConfigurationErrorTests {
+  /// Nextcloud's upload chunks: a number of MiB within the server's bounds (5 MB to 5 GB).
+  @Test func aNextcloudChunkSize() throws {
+    let text = "[[domain]]\nname = \"c\"\ntype = \"webdav\"\nurl = \"https://c/remote.php/dav/files/ana/\"\nuser = \"ana\"\n"
+    let config = try parse(text + "chunk_size_mib = \"16\"")
+    guard case .remote(_, let settings) = config.domains.first?.kind else {
+      Issue.record("not a remote domain")
+      return
+    }
+    #expect(settings["chunk_size_mib"] == "16")
+    let integer = try parse(text + "chunk_size_mib = 32")
+    if case .remote(_, let written)? = integer.domains.first?.kind { #expect(written["chunk_size_mib"] == "32") }
+    #expect(
+      parseError(text + "chunk_size_mib = \"1\"")
+        == "config.toml:6: domain[0].chunk_size_mib: \"1\" is not a chunk size: a number of MiB from 5 to 5120 (Nextcloud's bounds)")
+  }
+}

@@ -187,6 +187,62 @@ import WebDAVTestSupport
     #expect(try s.folio("sync").status == 0)
     let plain = try s.folio("search", "elsewhere", "--json")
     #expect(!plain.out.contains("\"favorite\" : true"), "\(plain)")
+
+    // Tags are the account's system tags: `folio tag` sets them on the server (an existing tag
+    // whatever its case), and one set in the web interface reaches the index at `folio sync`.
+    nc.tag("elsewhere.txt", "Blue")
+    let tagged = try s.folio("tag", "cloud:/Docs/plan.txt", "--add", "blue", "--add", "Plan")
+    #expect(tagged.status == 0, "\(tagged)")
+    #expect(nc.systemTags(of: "Docs/plan.txt") == ["Blue", "Plan"] && nc.systemTagList == ["Blue", "Plan"])
+    let untagged = try s.folio("tag", "cloud:/Docs/plan.txt", "--remove", "PLAN")
+    #expect(untagged.status == 0 && nc.systemTags(of: "Docs/plan.txt") == ["Blue"], "\(untagged)")
+    #expect(try s.folio("sync").status == 0)
+    // (Spelled as the index first knew it, "blue": a tag is one whatever its case.)
+    let blue = try s.folio("search", "elsewhere", "--json")
+    #expect(blue.out.contains("\"blue\""), "\(blue)")
+  }
+
+  /// A big file to Nextcloud goes up in chunks (chunked upload v2, 5 MiB here): `folio put`
+  /// killed with SIGKILL while the server holds chunk 2 leaves the upload folder, and `folio sync`
+  /// finishes the journaled upload sending only chunk 3, the exact bytes assembled.
+  @Test func aNextcloudUploadKilledMidwayIsResumedBySyncWithoutSendingItsChunksAgain() throws {
+    let nc = try NextcloudDouble()
+    defer { nc.stop() }
+    let s = try Sandbox()
+    try s.config(
+      """
+      [[domain]]
+      name = "cloud"
+      type = "webdav"
+      url = "\(nc.filesURL.absoluteString)"
+      user = "\(nc.user)"
+      dialect = "nextcloud"
+      conditional_writes = "honoured"
+      replaces_in_place = "no"
+      chunk_size_mib = "5"
+
+      """)
+    let login = try s.folio(["domain", "login", "cloud", "--password-stdin"], stdin: nc.password + "\n")
+    #expect(login.status == 0, "\(login)")
+    let payload = try s.file("payload.bin", "")
+    try Data(randomBytes(12 << 20, seed: 23)).write(to: URL(fileURLWithPath: payload))
+    nc.holdPut(ofChunk: 2)
+    let put = try BackgroundFolio(s, ["put", "payload.bin", "cloud:/"])
+    let midway = eventually { !put.isRunning || nc.heldChunkArrived }
+    try #require(midway && put.isRunning, "the upload was not caught in the middle: \(nc.chunkPuts)")
+    put.kill9()
+    nc.releaseHeldChunk()
+    #expect(nc.bytes("payload.bin") == nil, "nothing under the real name")
+    #expect(nc.uploadFolderNames.count == 1)
+
+    let done = try s.folio("sync")
+    #expect(done.status == 0, "\(done)")
+    let stored = try #require(nc.bytes("payload.bin"))
+    let copy = try s.file("stored.bin", "")
+    try Data(stored).write(to: URL(fileURLWithPath: copy))
+    #expect(try sha256(copy, s) == (try sha256(payload, s)))
+    #expect(nc.chunkPuts == [1, 2, 3], "chunks 1 and 2 were not sent again: \(nc.chunkPuts)")
+    #expect(nc.uploadFolderNames.isEmpty)
   }
 
   /// https to a server with its own certificate: refused until `--ca-file` names it.

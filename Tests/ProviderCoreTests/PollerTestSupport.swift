@@ -31,7 +31,7 @@ enum PathKeys {
 /// memory, for the poller's tests: each listing can be made complete, cut short after some pages,
 /// failed, or empty (a maintenance page); a rename gives a file a new identifier and keeps its
 /// size and mtime, as a server does.
-final class PathKeyedStore: Provider, @unchecked Sendable {
+final class PathKeyedStore: Provider, FolderVersionReading, @unchecked Sendable {
   enum Listing: Sendable, Equatable {
     case complete
     /// Fails after this many pages (0: fails at once).
@@ -58,13 +58,52 @@ final class PathKeyedStore: Provider, @unchecked Sendable {
   private let looked = Mutex(0)
   /// Items asked for by identifier (a folder's hint read before listing it, or instead).
   var lookups: Int { looked.withLock { $0 } }
+  private let listedLog = Mutex<[ItemPath]>([])
+  /// The folders listed (first pages asked for), in order.
+  var listedFolders: [ItemPath] { listedLog.withLock { $0 } }
+  private let topReads = Mutex(0)
+  /// Reads of a folder's own entry for its version (``currentFolder(at:)``: the sweep's STAT).
+  var folderReads: Int { topReads.withLock { $0 } }
+  /// The top's modification time, which moves with any change below where versions cover
+  /// descendants (the top has no entry of its own in `files`).
+  private let topModified = Mutex(1_700_000_000.0)
 
-  /// - Parameter storesFavorites: The storage keeps favorites and lists them (Nextcloud).
-  init(domain: DomainIdentifier, storesFavorites: Bool = false) {
+  /// - Parameters:
+  ///   - storesFavorites: The storage keeps favorites and lists them (Nextcloud).
+  ///   - coversDescendants: A folder's version moves when anything below it changes, at any
+  ///     depth (Nextcloud's ETags): each change moves every folder above it, the top included.
+  init(domain: DomainIdentifier, storesFavorites: Bool = false, coversDescendants: Bool = false) {
     self.domain = domain
     traits = ProviderTraits(
       content: .synced, changeFeed: .none, identity: .pathKeyed, hasTrash: false, rangedReads: true,
-      conditionalWrites: .unknown, contentHash: .none, storesFavorites: storesFavorites)
+      conditionalWrites: .unknown, contentHash: .none, storesFavorites: storesFavorites,
+      folderVersionsCoverDescendants: coversDescendants)
+  }
+
+  func identifier(for path: ItemPath) -> ItemIdentifier { PathKeys.identifier(path) }
+  func path(for identifier: ItemIdentifier) -> ItemPath? { path(of: identifier) }
+
+  func currentFolder(at path: ItemPath) async throws(ProviderError) -> Item {
+    topReads.withLock { $0 += 1 }
+    guard path == .root else { return try await item(at: path) }
+    let m = topModified.withLock { $0 }
+    return Item(
+      identifier: .root, parentIdentifier: .root, filename: ItemName("Host"), path: .root, contentType: .folder,
+      version: try! ItemVersion(content: "top:\(m)", metadata: ""), contentModificationDate: Date(timeIntervalSince1970: m))
+  }
+
+  /// Where versions cover descendants: every folder above `path` moves (a second later).
+  private func moveAncestors(of path: ItemPath, _ files: inout [ItemPath: File]) {
+    guard traits.folderVersionsCoverDescendants else { return }
+    let m = topModified.withLock { t in
+      t += 1
+      return t
+    }
+    var p = path.parent
+    while p != .root {
+      files[p]?.modified = Date(timeIntervalSince1970: m)
+      p = p.parent
+    }
   }
 
   /// Another client marks or unmarks a favorite (its version does not move: owncloud/core#16589).
@@ -78,11 +117,19 @@ final class PathKeyedStore: Provider, @unchecked Sendable {
   func put(_ path: String, _ content: String, modified: Double = 1_700_000_000, folder: Bool = false) -> Item {
     let p = ItemPath(path)
     let f = File(path: p, content: Data(content.utf8), modified: Date(timeIntervalSince1970: modified), isFolder: folder)
-    state.withLock { $0.files[p] = f }
+    state.withLock {
+      $0.files[p] = f
+      moveAncestors(of: p, &$0.files)
+    }
     return Self.item(f)
   }
 
-  func remove(_ path: String) { state.withLock { s in s.files = s.files.filter { !$0.key.bytes.starts(with: ItemPath(path).bytes) } } }
+  func remove(_ path: String) {
+    state.withLock { s in
+      s.files = s.files.filter { !$0.key.bytes.starts(with: ItemPath(path).bytes) }
+      moveAncestors(of: ItemPath(path), &s.files)
+    }
+  }
 
   /// A rename done by another client: new identifier, same bytes and mtime.
   func rename(_ from: String, to: String) {
@@ -129,7 +176,10 @@ final class PathKeyedStore: Provider, @unchecked Sendable {
     guard let folder = path(of: request.container) else { throw ProviderError.noSuchItem(request.container.rawValue) }
     // The token is "offset" or "offset/n" for a listing planned to fail after n pages: the plan
     // is drawn at the first page and kept by the following ones.
-    if page == nil { started.withLock { $0 += 1 } }
+    if page == nil {
+      started.withLock { $0 += 1 }
+      listedLog.withLock { $0.append(folder) }
+    }
     let parts = page.map { String(decoding: $0.data, as: UTF8.self).split(separator: "/").map(String.init) } ?? []
     let offset = parts.first.flatMap { Int($0) } ?? 0
     let (drawn, files, size) = state.withLock { s -> (Listing, [File], Int) in
