@@ -163,6 +163,9 @@ extension AppState {
     case .shell: return openShell()
     case .copyPaths: return copyPaths()
     case .bulkRename: return bulkRename()
+    case .messageLog:
+      overlay = .messageLog(top: 0)
+      return []
     case .refresh:
       guard tab == .browse else { return [.loadRecents(tag: recents.tagFilter), .checkEntries(recentsRows)] }
       var effects = reload(keeping: currentItem?.identifier) + [.refreshSidebar]
@@ -334,7 +337,7 @@ extension AppState {
       }
     case .sidebar, .parent:
       sidebar.focused = false
-    case .quit, .help:
+    case .quit, .help, .messageLog:
       return perform(keyMap.command(for: key)!)
     case .nextTab, .previousTab, .browseTab, .recentsTab:
       // Recents has no sidebar: leave it, then switch.

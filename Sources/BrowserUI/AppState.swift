@@ -304,6 +304,11 @@ public struct AppState: Sendable, Equatable {
   public var chosen: [ItemPath]?
   /// The last command run with `!`, proposed the next time (Enter runs it again, typing replaces it).
   public var lastShellCommand: String?
+  /// Downloads cancelled from the menu: their last progress events, still on their way, must not
+  /// bring the badge back (AppState+Remote.swift).
+  public var cancelledDownloads: Set<Int64> = []
+  /// Every status message of the session (`W` lists them: MessageLog.swift).
+  public var messageLog = MessageLog()
 
   public init(width: Int, height: Int, start: FolderLocation, locations: [LocationEntry]) {
     self.width = width

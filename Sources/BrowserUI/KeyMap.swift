@@ -9,6 +9,8 @@ public enum Command: String, Sendable, CaseIterable {
   case copy, paste, preview, previewFull = "preview-full"
   // The shell (AppState+Shell.swift): lf's and ranger's `!`, ranger's `S`, yazi's copy path.
   case shellCommand = "shell-command", shell, copyPaths = "copy-paths"
+  // The rough edges (issue 13 §5): ranger's `W`, the log of every status message.
+  case messageLog = "message-log"
 
   public var help: String {
     switch self {
@@ -47,6 +49,7 @@ public enum Command: String, Sendable, CaseIterable {
     case .shell: return "Open $SHELL in this folder"
     case .copyPaths: return "Copy the paths (system clipboard too)"
     case .bulkRename: return "Rename in Editor… (marked, or all)"
+    case .messageLog: return "Message log (every status message, whole)"
     }
   }
 }
@@ -81,6 +84,7 @@ public struct KeyMap: Sendable, Equatable {
     .character("y"): .copy, .character("p"): .paste, .character("v"): .preview, .character("V"): .previewFull,
     .character("!"): .shellCommand, .character("S"): .shell, .character("Y"): .copyPaths,
     .character("R"): .bulkRename,
+    .character("W"): .messageLog,
   ])
 
   public func command(for key: KeyEvent) -> Command? { key == Self.alwaysQuits ? .quit : bindings[key] }

@@ -1,5 +1,6 @@
 import FolioProtocol
 import Foundation
+import ProviderAPI
 import TestSupport
 import Testing
 
@@ -65,7 +66,10 @@ import Testing
     // The order is the one asked for: the sort key, then the id.
     func precedes(_ a: WireItem, _ b: WireItem) -> Bool {
       switch sort {
-      case "name": a.name.utf8.lexicographicallyPrecedes(b.name.utf8) || (a.name.utf8.elementsEqual(b.name.utf8) && a.id < b.id)
+      // The natural order of every location (NameOrdering), then the id.
+      case "name":
+        NameOrdering.compare(Array(a.name.utf8), Array(b.name.utf8)) < 0
+          || (a.name.utf8.elementsEqual(b.name.utf8) && a.id < b.id)
       case "date": (a.modified ?? 0) < (b.modified ?? 0) || ((a.modified ?? 0) == (b.modified ?? 0) && a.id < b.id)
       default: (a.size ?? 0) < (b.size ?? 0) || ((a.size ?? 0) == (b.size ?? 0) && a.id < b.id)
       }

@@ -184,9 +184,10 @@ extension TerminalEndToEndTests {
       try term.send("Escape", "?")
       screen = try term.wait(for: "┌─ Keys")
       #expect(screen.contains("Move up") && screen.contains("scroll"), "\(screen.framed)")
-      try term.send("j", times: 30)
-      // At the end: the last rows of the list (the list grows with the commands; its last row is fixed).
-      screen = try term.wait(forAll: ["Suspend to the shell", "Info"])
+      try term.send("j", times: 100)
+      // At the end: the last keys, then the legend of the badges (the list grows with the
+      // commands; the legend's last row is fixed).
+      screen = try term.wait(forAll: ["Suspend to the shell", "Badges (ASCII form)", "Marked (space)"])
       #expect(screen.contains("┌─ Keys") && screen.lines[23].contains("32 items"), "\(screen.framed)")
       try term.send("Escape", "q")
       try term.expectTerminalRestored(exitStatus: 0)
