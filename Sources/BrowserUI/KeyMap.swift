@@ -49,7 +49,7 @@ public enum Command: String, Sendable, CaseIterable {
     case .shell: return "Open $SHELL in this folder"
     case .copyPaths: return "Copy the paths (system clipboard too)"
     case .bulkRename: return "Rename in Editor… (marked, or all)"
-    case .messageLog: return "Message log (every status message, whole)"
+    case .messageLog: return "Message log (every message, whole)"
     }
   }
 }

@@ -10,7 +10,10 @@ import Testing
   static let long =
     "Cannot upload Quarterly report final version.pdf: the server refused it because the folder is over its quota; free some space on the server or ask its owner, then Retry"
 
-  func screen(_ s: AppState) -> String { AppView.render(s).textLines().joined(separator: "\n") }
+  func screen(_ s: AppState) -> String {
+    _ = Snapshots.setUp  // wcwidth needs a UTF-8 locale before the first render
+    return AppView.render(s).textLines().joined(separator: "\n")
+  }
 
   @Test func everyMessageIsKeptWithItsTimeBoundedToTheLastFiveHundred() {
     var s = Fixture.state()
@@ -61,6 +64,7 @@ import Testing
   }
 
   @Test func aMessageCutOnTheStatusLineSaysWhereToReadItWhole() {
+    _ = Snapshots.setUp
     var s = Fixture.state(width: 80, height: 24)
     _ = s.reduce(.operationFailed(ProviderError(.insufficientQuota, Self.long)))
     let status = AppView.render(s).textLines().last ?? ""
