@@ -14,6 +14,17 @@ import TestExecution
 /// under its real name, an editor that saves by renaming still has its edit uploaded, `folio
 /// open` says so (exit 4) when the upload became a conflict copy, and `folio ls` lists a server
 /// folder in the natural order of every location.
+enum TestWait {
+  /// Polls `condition` every 20 ms until it holds; fails after `seconds`.
+  static func until(_ what: String, seconds: Double = 60, _ condition: () -> Bool) async throws {
+    let deadline = Date().addingTimeInterval(seconds)
+    while !condition() {
+      guard Date() < deadline else { throw ProviderError(.ioError, "waited \(Int(seconds)) s for \(what)") }
+      try await Task.sleep(nanoseconds: 20_000_000)
+    }
+  }
+}
+
 @Suite("OpenEdges", .serialized, .offThePool)
 struct OpenEdgesTests {
   /// Appends an `[[opener]]` for `.md` files that runs `script` with the path.
@@ -54,25 +65,37 @@ struct OpenEdgesTests {
     let server = try await within(300) { try await RemoteServer() }
     let a = try Machine("A", server: server)
     let b = try Machine("B", server: server)
-    let put = try await a.run(["put", try a.home.file("notes.txt", Data("v1\n".utf8)), "work:/"])
+    let put = try await a.run(["put", try a.home.file("notes.md", Data("v1\n".utf8)), "work:/"])
     #expect(put.status == 0, "\(put)")
     try await b.expectSync()
-    // B has v1 here (opened, unchanged); A then changes it on the server.
-    try b.setEdit(Data("v1\n".utf8))
-    let first = try await b.run(["open", "work:/notes.txt"])
-    #expect(first.status == 0, "\(first)")
-    try a.setEdit(Data("v2 from A\n".utf8))
-    let byA = try await a.run(["open", "work:/notes.txt"])
+    // B's editor is open on v1 while A saves v2: B's editor writes once A is done.
+    let started = b.home.root.appendingPathComponent("editor-started").path
+    let go = b.home.root.appendingPathComponent("editor-go").path
+    let bScript = b.home.root.appendingPathComponent("slow-editor.sh").path
+    try """
+    touch '\(started)'
+    i=0
+    while [ ! -e '\(go)' ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i + 1)); done
+    printf 'v2 from B\\n' > "$1"
+
+    """.write(toFile: bScript, atomically: true, encoding: .utf8)
+    try Self.addMarkdownOpener(b, script: bScript)
+    let aScript = a.home.root.appendingPathComponent("quick-editor.sh").path
+    try "printf 'v2 from A\\n' > \"$1\"\n".write(toFile: aScript, atomically: true, encoding: .utf8)
+    try Self.addMarkdownOpener(a, script: aScript)
+
+    async let byB = b.run(["open", "work:/notes.md"])
+    try await TestWait.until("B's editor is open") { FileManager.default.fileExists(atPath: started) }
+    let byA = try await a.run(["open", "work:/notes.md"])
     #expect(byA.status == 0, "\(byA)")
-    // B edits its v1 without syncing: the server has v2, and keeps B's bytes as a copy.
-    try b.setEdit(Data("v2 from B\n".utf8))
-    let byB = try await b.run(["open", "work:/notes.txt"])
-    #expect(byB.status == 4, "\(byB)")
-    #expect(byB.err.contains("notes.txt changed on the server while you edited it"), "\(byB)")
-    #expect(byB.err.contains("your changes were kept as a conflict copy, work:/notes (conflict"), "\(byB)")
-    #expect(byB.err.contains("`folio resolve` settles it"), "\(byB)")
+    FileManager.default.createFile(atPath: go, contents: nil)
+    let opened = try await byB
+    #expect(opened.status == 4, "\(opened)")
+    #expect(opened.err.contains("notes.md changed on the server while you edited it"), "\(opened)")
+    #expect(opened.err.contains("your changes were kept as a conflict copy, work:/notes (conflict"), "\(opened)")
+    #expect(opened.err.contains("`folio resolve` settles it"), "\(opened)")
     let help = try await b.run(["open", "--help"])
-    #expect(help.out.contains("4 the edits were uploaded but"), "\(help)")
+    #expect(help.out.contains("Exit status:") && help.out.contains("conflict copy, named on stderr"), "\(help)")
   }
 
   @Test func lsListsAServerFolderInNaturalOrder() async throws {
