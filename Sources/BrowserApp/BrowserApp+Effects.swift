@@ -272,8 +272,29 @@ extension BrowserApp {
       }
     case .restore(let items, let d):
       background(retry: (d, effect)) { s throws(ProviderError) in
-        for item in items { _ = try await s.items.restore(item, in: try s.registry.require(d)) }
+        // A name taken where an item was: the others go back, and the person is asked about it.
+        var taken: [Item] = []
+        for item in items {
+          do throws(ProviderError) {
+            _ = try await s.items.restore(item, in: try s.registry.require(d))
+          } catch where error.code == .filenameCollision {
+            taken.append(item)
+          }
+        }
+        if !taken.isEmpty { return .restoreNameTaken(taken, restored: items.count - taken.count, d) }
         return .operationSucceeded(message: "Restored \(items.count == 1 ? items[0].filename.displayString : "\(items.count) items")", reload: true, select: nil)
+      }
+    case .restoreTaken(let items, let choice, let d):
+      background(retry: (d, effect)) { s throws(ProviderError) in
+        var names: [String] = []
+        for item in items {
+          let restored = try await s.items.restore(item, in: try s.registry.require(d), ifTaken: choice == .keepBoth ? .keepBoth : .replace)
+          names.append(restored.filename.displayString)
+        }
+        let what = names.count == 1 ? "as \(names[0])" : "\(names.count) items"
+        return .operationSucceeded(
+          message: choice == .keepBoth ? "Restored \(what) (both kept)" : "Restored \(what); the other went to Recently Deleted",
+          reload: true, select: nil)
       }
     case .deleteForever(let items, let d):
       background(retry: (d, effect)) { s throws(ProviderError) in
@@ -359,7 +380,7 @@ extension BrowserApp {
           self.send(.operationFailed(error))
         }
       }
-    case .download, .removeDownload, .keepDownloaded, .retryTransfers, .resolveConflict, .checkLocations, .checkUploads, .listKnownItems:
+    case .download, .removeDownload, .keepDownloaded, .retryTransfers, .cancelDownload, .resolveConflict, .checkLocations, .checkUploads, .listKnownItems:
       performRemote(effect)
     default:
       break

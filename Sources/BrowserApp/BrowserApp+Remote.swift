@@ -68,8 +68,10 @@ extension BrowserApp {
 
   /// Runs the opener on the materialized copy, then queues the upload of any edit.
   func runOpener(_ item: Item, at url: URL, in domain: Domain, program: String?, engine: SyncEngine) {
+    // The opener gets the file under its own name (vim picks the type from it): OpenedCopy.swift.
+    let opened = engine.openedCopy(of: url, for: item)
     var local = item
-    local.path = ItemPath(url.path)
+    local.path = ItemPath(opened.url.path)
     let argv: [[UInt8]]
     do throws(ProviderError) {
       // The opener is chosen by the item's name and type; it is given the copy's path.
@@ -108,6 +110,8 @@ extension BrowserApp {
       // Only what was opened belongs in Recents: a program that failed did not open it. Its
       // edits, if any, are kept all the same.
       if case .success(let o) = outcome, o.succeeded { try? services.items.recordOpen(item, in: domain) }
+      // An editor that saved by renaming over the name: its file becomes the stored one first.
+      opened.settle()
       self.noticeEdits([item], in: domain, engine: engine)
       switch outcome {
       case .success(let o):
@@ -221,7 +225,12 @@ extension BrowserApp {
     case .download(let items, let d):
       background(retry: (d, effect)) { s throws(ProviderError) in
         let (engine, domain) = try Self.engine(s, d)
-        for item in items { _ = try await engine.materialize(item, in: domain) }
+        do throws(ProviderError) {
+          for item in items { _ = try await engine.materialize(item, in: domain) }
+        } catch where error.code == .cancelled {
+          // Cancel Download stopped it: that answer says so.
+          return .operationSucceeded(message: nil, reload: false, select: nil)
+        }
         return .operationSucceeded(message: "Downloaded \(Self.what(items))", reload: false, select: nil)
       }
     case .removeDownload(let items, let d):
@@ -252,6 +261,19 @@ extension BrowserApp {
         return .operationSucceeded(
           message: stuck.isEmpty ? "Nothing of \(Self.what(items)) is waiting" : "Trying \(Self.what(items)) again", reload: false,
           select: nil)
+      }
+    case .cancelDownload(let items, let d):
+      background(retry: (d, effect)) { s throws(ProviderError) in
+        let (engine, _) = try Self.engine(s, d)
+        let wanted = Set(items.map(\.identifier))
+        let downloads = try s.index.pendingTransfers(domain: d).filter { wanted.contains($0.identifier) && $0.direction == .download }
+        var n = 0
+        for t in downloads {
+          if try await engine.queue.cancelDownload(t.id) { n += 1 }
+        }
+        return .operationSucceeded(
+          message: n == 0 ? "Nothing of \(Self.what(items)) is downloading" : "Cancelled the download of \(Self.what(items))",
+          reload: true, select: nil)
       }
     case .resolveConflict(let item, let copy, let choice, let d):
       background(retry: (d, effect)) { s throws(ProviderError) in

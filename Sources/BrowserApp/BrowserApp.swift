@@ -166,6 +166,7 @@ public final class BrowserApp {
     case .pageLoaded, .loadFailed, .loadRestarted: expectingPages = false
     default: break
     }
+    state.messageLog.now = lastActivity
     let effects = state.reduce(action)
     dirty = true
     didReduce?(state)

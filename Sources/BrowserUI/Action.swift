@@ -27,6 +27,9 @@ public enum Action: Sendable {
   /// A Rename in Editor ended: what to say, and whether any item was renamed (the list is
   /// reloaded and the marks cleared only then, so a failed editor keeps the selection).
   case bulkRenameEnded(StatusMessage, renamedAny: Bool)
+  /// A Restore found the names of `taken` in use where they were (`restored` others went back):
+  /// the person chooses Keep Both, Replace or Cancel.
+  case restoreNameTaken([Item], restored: Int, DomainIdentifier)
   /// An entry of the working set was resolved to its item (`Effect.openEntry`): where it is now,
   /// which differs from the entry's path when it was moved behind Folio's back (the index has
   /// followed it).

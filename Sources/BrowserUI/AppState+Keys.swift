@@ -176,6 +176,9 @@ extension AppState {
     case .undo: return undoLast(redo: false)
     case .redo: return undoLast(redo: true)
     case .openWith: return menuCommand(.openWith)
+    case .messageLog:
+      overlay = .messageLog(top: 0)
+      return []
     case .refresh:
       guard tab == .browse else { return [.loadRecents(tag: recents.tagFilter), .checkEntries(recentsRows)] }
       var effects = reload(keeping: currentItem?.identifier) + [.refreshSidebar]
@@ -347,7 +350,7 @@ extension AppState {
       }
     case .sidebar, .parent:
       sidebar.focused = false
-    case .quit, .help:
+    case .quit, .help, .messageLog:
       return perform(keyMap.command(for: key)!)
     case .nextTab, .previousTab, .browseTab, .recentsTab:
       // Recents has no sidebar: leave it, then switch.

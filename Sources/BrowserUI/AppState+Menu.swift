@@ -91,6 +91,11 @@ extension AppState {
       guard !items.isEmpty else { return [] }
       browse.marked = []
       return [.restore(items, d)]
+    case .restoreTaken(let choice):
+      guard !items.isEmpty else { return [] }
+      return [.restoreTaken(items, choice, d)]
+    case .cancel:
+      return []
     case .deleteNow:
       guard !items.isEmpty else { return [] }
       let what = items.count == 1 ? "“\(items[0].filename.displayString)”" : "\(items.count) items"
@@ -119,7 +124,7 @@ extension AppState {
       return pasteClipboard()
     case .custom(let id):
       return [.runAction(id, items, d)]
-    case .download, .removeDownload, .keepDownloaded, .retry, .resolveConflict, .resolve:
+    case .download, .removeDownload, .keepDownloaded, .retry, .resolveConflict, .resolve, .cancelDownload:
       return remoteMenuCommand(command, items: items, domain: d)
     }
   }
@@ -204,8 +209,8 @@ extension AppState {
     case .info where key == .escape && folderSize?.phase == .counting:
       // Esc stops the count first; the next Esc closes Info.
       return stopFolderCount()
-    case .info, .help:
-      // Both scroll by a line (j/k, arrows) or a box (PgDn/PgUp, Space); any other key closes.
+    case .info, .help, .messageLog:
+      // They scroll by a line (j/k, arrows) or a box (PgDn/PgUp, Space); any other key closes.
       let step: Int? =
         switch key {
         case .down, .character("j"): 1
@@ -216,6 +221,11 @@ extension AppState {
         }
       if let step {
         if case .help(let top) = o { overlay = .help(top: max(0, top + step)) }
+        if case .messageLog(let top) = o {
+          // Not past the last line: the key back up acts at once.
+          let last = max(0, MessageLogView.lines(self, width: MessageLogView.textWidth(self)).count - 1)
+          overlay = .messageLog(top: min(last, max(0, top + step)))
+        }
         if case .info(let item, let location, let domain, let top) = o {
           // Not past the last field: the view clamps what it draws, and the key back up must act at once.
           let last = max(0, InfoRows.rows(item, location: location, domain: domain, self).count - 1)

@@ -16,7 +16,10 @@ extension AppState {
 
   /// The reducer: applies an action and returns the effects to perform. Pure: no I/O here.
   public mutating func reduce(_ action: Action) -> [Effect] {
+    let said = message
     let effects = reduceAction(action)
+    // Each message said goes to the log (`W`): the status line keeps it only until the next key.
+    if let m = message, m != said { messageLog.record(m) }
     refreshFilterMatches()
     return effects + followCursorWithPreview()
   }
@@ -178,6 +181,8 @@ extension AppState {
       return effects
     case .bulkRenameEnded(let status, let renamedAny):
       return bulkRenameEnded(status, renamedAny: renamedAny)
+    case .restoreNameTaken(let taken, let restored, let d):
+      return restoreNameTaken(taken, restored: restored, in: d)
     case .operationFailed(let error, let origin):
       message = StatusMessage(TerminalText.escapeMessage(error.message), isError: true)
       if overlay == nil, let row = goneEntry(after: error, from: origin) {

@@ -7,6 +7,7 @@ extension AppState {
   mutating func reduceRemote(_ action: Action) -> [Effect] {
     switch action {
     case .transfer(let key, let t):
+      if let t, cancelledDownloads.contains(t.id) { return [] }
       let before = transfers[key]
       transfers[key] = t
       // The journal re-keyed this transfer (a create the server answered with other bytes is
@@ -219,6 +220,10 @@ extension AppState {
     if files.contains(where: { (!$0.isDownloaded || !$0.isMostRecentVersionDownloaded) && !downloading($0) }) {
       entries.append(MenuEntry("Download", .download))
     }
+    // A download under way, or waiting (queued, retrying, held): it can be stopped.
+    if files.contains(where: { transfers[ItemKey(d, $0.identifier)]?.direction == .download }) {
+      entries.append(MenuEntry("Cancel Download", .cancelDownload))
+    }
     let allPinned = items.allSatisfy { $0.contentPolicy == .downloadEagerlyAndKeepDownloaded }
     // Kept downloaded, a download cannot be removed (the engine refuses): the menu offers to stop
     // keeping it instead.
@@ -256,6 +261,22 @@ extension AppState {
       return [.keepDownloaded(items, on, d)]
     case .retry:
       return [.retryTransfers(items, d)]
+    case .cancelDownload:
+      let files = items.filter { transfers[ItemKey(d, $0.identifier)]?.direction == .download }
+      guard !files.isEmpty else { return [] }
+      // The badge goes at once (the engine confirms; an opener waiting for the file is told).
+      for f in files {
+        if let id = transfers[ItemKey(d, f.identifier)]?.id { cancelledDownloads.insert(id) }
+        transfers[ItemKey(d, f.identifier)] = nil
+        if opening?.key == ItemKey(d, f.identifier) { opening = nil }
+        if browse.location.domain == d {
+          browse.list.update(f.identifier) { row in
+            row.isDownloading = false
+            row.downloadingError = nil
+          }
+        }
+      }
+      return [.cancelDownload(files, d)]
     case .resolveConflict:
       guard let item = items.first else { return [] }
       // The original's copy sits next to it: found among the rows loaded (the engine also looks

@@ -320,6 +320,11 @@ public struct AppState: Sendable, Equatable {
   public var openWithHistory: [String] = []
   /// The size of the folder in Info, counted on demand (AppState+FolderSize.swift).
   public var folderSize: FolderSizeState?
+  /// Downloads cancelled from the menu: their last progress events, still on their way, must not
+  /// bring the badge back (AppState+Remote.swift).
+  public var cancelledDownloads: Set<Int64> = []
+  /// Every status message of the session (`W` lists them: MessageLog.swift).
+  public var messageLog = MessageLog()
 
   public init(width: Int, height: Int, start: FolderLocation, locations: [LocationEntry]) {
     self.width = width

@@ -120,7 +120,13 @@ public enum AppView {
     if let m = message {
       let room = s.width - used - 3
       if room > 4 {
-        let text = DisplayWidth.truncate(m.text, to: room, ellipsis: g.ellipsis)
+        var text = DisplayWidth.truncate(m.text, to: room, ellipsis: g.ellipsis)
+        // A message too long for the line says it was cut, and where to read it whole.
+        if text != m.text, let key = s.keyMap.keys(for: .messageLog).first, s.message != nil {
+          let hint = " \(key): log"
+          let hintWidth = DisplayWidth.width(of: hint)
+          if room - hintWidth > 4 { text = DisplayWidth.truncate(m.text, to: room - hintWidth, ellipsis: g.ellipsis) + hint }
+        }
         screen.put(text, x: s.width - DisplayWidth.width(of: text) - 1, y: y, role: m.isError ? .statusError : .statusMessage, ascii: s.ascii)
       }
     } else if s.width > used + 12 {

@@ -16,6 +16,8 @@ public enum Effect: Sendable, Equatable {
   case setFavorite(Item, Bool, DomainIdentifier)
   case trash([Item], DomainIdentifier)
   case restore([Item], DomainIdentifier)
+  /// Restore again, the name being taken where they go (``RestoreChoice``).
+  case restoreTaken([Item], RestoreChoice, DomainIdentifier)
   case deleteForever([Item], DomainIdentifier)
   case emptyTrash(DomainIdentifier)
   case makeFolder(ItemName, in: FolderLocation)
@@ -65,6 +67,9 @@ public enum Effect: Sendable, Equatable {
   case keepDownloaded([Item], Bool, DomainIdentifier)
   /// Try the items' failed or waiting transfers again now.
   case retryTransfers([Item], DomainIdentifier)
+  /// Cancel the items' downloads (running or waiting): their partial files are removed, and they
+  /// stay not downloaded.
+  case cancelDownload([Item], DomainIdentifier)
   /// Resolve the conflict `item` is part of; `copy` is the conflict copy when the item is the
   /// original and its copy was found next to it.
   case resolveConflict(Item, copy: ItemIdentifier?, ConflictChoice, DomainIdentifier)

@@ -14,6 +14,8 @@ public enum Command: String, Sendable, CaseIterable {
   case markAll = "mark-all", invertMarks = "invert-marks", clearMarks = "clear-marks", markRange = "mark-range"
   // Acting (AppState+Undo.swift, AppState+Clipboard.swift): yazi's cut, the Files app's undo.
   case cut, undo, redo, openWith = "open-with"
+  // The rough edges (issue 13 §5): ranger's `W`, the log of every status message.
+  case messageLog = "message-log"
 
   public var help: String {
     switch self {
@@ -64,6 +66,7 @@ public enum Command: String, Sendable, CaseIterable {
     case .undo: return "Undo a rename, move or delete"
     case .redo: return "Redo what was undone"
     case .openWith: return "Open With… (a command, arguments)"
+    case .messageLog: return "Message log (every message, whole)"
     }
   }
 }
@@ -101,6 +104,7 @@ public struct KeyMap: Sendable, Equatable {
     .character(":"): .goTo, .character("~"): .home, .character("H"): .historyBack, .character("L"): .historyForward,
     .character("A"): .markAll, .character("*"): .invertMarks, .character("C"): .clearMarks, .character("M"): .markRange,
     .character("x"): .cut, .character("u"): .undo, .character("U"): .redo, .character("o"): .openWith,
+    .character("W"): .messageLog,
   ])
 
   public func command(for key: KeyEvent) -> Command? { key == Self.alwaysQuits ? .quit : bindings[key] }

@@ -6,6 +6,10 @@ public enum MenuCommand: Sendable, Equatable {
   /// Rename in Editor…: the marked items, or every item of the folder (AppState+BulkRename.swift).
   case bulkRename
   case restore, deleteNow, emptyTrash
+  /// Restore again after the name was taken where the items go: Keep Both or Replace.
+  case restoreTaken(RestoreChoice)
+  /// Closes the menu (its "Cancel" entry).
+  case cancel
   case newFolder
   /// Folio's clipboard (AppState+Clipboard.swift): Copy takes the items, Paste puts them here.
   case copy, paste
@@ -14,9 +18,19 @@ public enum MenuCommand: Sendable, Equatable {
   case custom(ActionIdentifier)
   // Remote items.
   case download, removeDownload, keepDownloaded(Bool), retry
+  /// Stops a download under way or waiting: the partial file goes, the item stays in the cloud.
+  case cancelDownload
   /// Opens the choice of "Resolve Conflict…".
   case resolveConflict
   case resolve(ConflictChoice, copy: ItemIdentifier?)
+}
+
+/// What Restore does when an item's name is taken where it was, as Finder and Files ask.
+public enum RestoreChoice: Sendable, Equatable {
+  /// The restored item gets "name 2" (the first number free there).
+  case keepBoth
+  /// The item that took the name goes to Recently Deleted; this one comes back in its place.
+  case replace
 }
 
 public struct MenuEntry: Sendable, Equatable {
@@ -245,4 +259,7 @@ public enum Overlay: Sendable, Equatable {
   case tagPicker(TagPickerState)
   case sortPicker(cursor: Int)
   case help(top: Int)
+  /// `W`: the session's status messages, newest first (``MessageLog``); `top` is the first line
+  /// shown (j/k scroll).
+  case messageLog(top: Int)
 }

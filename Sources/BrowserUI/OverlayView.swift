@@ -142,21 +142,38 @@ enum OverlayView {
           role: .menuDisabled)
       }
     case .help(let top):
-      let rows = KeyHelp.rows(for: s.keyMap).map { ($0.keys, $0.help) }
+      let keys = KeyHelp.rows(for: s.keyMap).map { ($0.keys, $0.help) }
+      // After the keys, the legend of the marks beside names (BadgeLegend.swift) under a heading.
+      let legend = BadgeLegend.rows(g)
+      let rows = keys.count + 2 + legend.count
       let w = min(s.width - 2, 64)
-      let h = fitted(height: min(s.height - 2, rows.count + 3), s)
+      let h = fitted(height: min(s.height - 2, rows + 3), s)
       let (bx, by) = box(&screen, s, g, width: w, height: h, title: "Keys", role: .help)
       let footer = h >= 4
       let visible = h - (footer ? 3 : 2)
-      let start = min(top, max(0, rows.count - visible))
+      let start = min(top, max(0, rows - visible))
       // Narrow boxes give the keys less room; the descriptions follow them.
       let keyWidth = min(22, max(1, (w - 5) / 2))
-      for (i, (k, v)) in rows.dropFirst(start).prefix(visible).enumerated() {
-        screen.put(DisplayWidth.pad(k, to: keyWidth), x: bx + 2, y: by + 1 + i, maxWidth: keyWidth, role: .helpKey, ascii: s.ascii)
-        screen.put(v, x: bx + 3 + keyWidth, y: by + 1 + i, maxWidth: w - 4 - keyWidth, role: .help, ascii: s.ascii)
+      for i in 0..<min(visible, rows - start) {
+        let row = start + i
+        let y = by + 1 + i
+        if row < keys.count {
+          let (k, v) = keys[row]
+          screen.put(DisplayWidth.pad(k, to: keyWidth), x: bx + 2, y: y, maxWidth: keyWidth, role: .helpKey, ascii: s.ascii)
+          screen.put(v, x: bx + 3 + keyWidth, y: y, maxWidth: w - 4 - keyWidth, role: .help, ascii: s.ascii)
+        } else if row == keys.count + 1 {
+          screen.put(s.ascii ? "Badges" : "Badges (ASCII form)", x: bx + 2, y: y, maxWidth: w - 4, role: .menuHeading, ascii: s.ascii)
+        } else if row > keys.count + 1 {
+          let l = legend[row - keys.count - 2]
+          let used = screen.put(l.glyph, x: bx + 2, y: y, maxWidth: 2, role: l.role, background: .help, ascii: s.ascii)
+          if !s.ascii { screen.put("(" + l.asciiGlyph + ")", x: bx + 2 + used + 1, y: y, maxWidth: keyWidth - used - 1, role: .helpKey) }
+          screen.put(l.meaning, x: bx + 3 + keyWidth, y: y, maxWidth: w - 4 - keyWidth, role: .help, ascii: s.ascii)
+        }
       }
-      scrollMarks(&screen, s, x: bx, y: by, width: w, height: h, above: start > 0, below: start + visible < rows.count)
+      scrollMarks(&screen, s, x: bx, y: by, width: w, height: h, above: start > 0, below: start + visible < rows)
       if footer { screen.put("j/k scroll · any other key closes", x: bx + 2, y: by + h - 2, maxWidth: w - 4, role: .menuDisabled) }
+    case .messageLog(let top):
+      MessageLogView.draw(top: top, s, g, &screen)
     case .tagPicker(let t):
       let w = min(s.width - 2, 36)
       let h = fitted(height: min(s.height - 2, t.tags.count + 3), s)

@@ -7,13 +7,16 @@ import ProviderAPI
 #endif
 
 /// How every command reports: data on stdout, one clear line per error on stderr, and an exit
-/// code a script can test (1: the operation failed, 2: usage, 3: bad config or rule, 75: not done
-/// yet but nothing lost — see ``queuedExitCode``).
+/// code a script can test (1: the operation failed, 2: usage, 3: bad config or rule, 4: edits kept
+/// as a conflict copy, 75: not done yet but nothing lost — see ``queuedExitCode``).
 enum Console {
   /// The work is saved and journaled but could not be sent (offline, signed out, out of quota):
   /// `folio sync` or the browser finishes it. `EX_TEMPFAIL` of sysexits.h, so that a script can
   /// tell "try again later" from "failed" without reading the message.
   static let queuedExitCode: Int32 = 75
+  /// `folio open`: the edits reached the server, which kept them as a conflict copy beside a
+  /// newer version: done, but not as the person expects, so a script can tell.
+  static let conflictExitCode: Int32 = 4
 
   static func out(_ line: String) {
     write(1, line + "\n")

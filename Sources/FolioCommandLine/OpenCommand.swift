@@ -10,15 +10,20 @@ struct OpenCommand: AsyncParsableCommand {
       The opener is the first [[opener]] in config.toml matching the item's extension or type; \
       otherwise $VISUAL/$EDITOR for text, $PAGER, then xdg-open. It runs with an argv, never a shell.
 
-      A file of a server location is downloaded first and its edits are uploaded when the opener \
-      returns; when they cannot be sent now they stay queued for `folio sync`, and the exit \
-      status is 75.
+      A file of a server location is downloaded first, and the opener gets it under its own name \
+      (in a folder of its own), so an editor picks the file type from it. Its edits are uploaded \
+      when the opener returns, also when the editor saved by renaming a new file over the old.
+
+      Exit status: 0 opened (and edits uploaded); 1 failed; 75 the edits are saved here and \
+      queued for `folio sync` (the server could not be reached); 4 the edits were uploaded but \
+      the server had a newer version (or had deleted the item): they were kept as a conflict \
+      copy, named on stderr (`folio conflicts` lists it, `folio resolve` settles it).
       """)
 
   @Argument(help: "The item: a path or NAME:/path.") var item: String
 
   func run() async throws {
-    var leftQueued = false
+    var exitStatus: Int32 = 0
     try await runReporting { () async throws(ProviderError) in
       let context = try FolioContext.make()
       let (domain, it) = try await context.resolve(item, offline: true)
@@ -32,9 +37,14 @@ struct OpenCommand: AsyncParsableCommand {
       let outcome = try await ProgramRunner.run(argv)
       // Only what was opened belongs in Recents: an opener that failed did not open it.
       if outcome.succeeded { try context.items.recordOpen(it, in: domain) }
-      if let remote, let unsent = try await remote.finish() {
-        Console.err(unsent)
-        leftQueued = true
+      switch try await remote?.finish() {
+      case .queued(let line)?:
+        Console.err(line)
+        exitStatus = Console.queuedExitCode
+      case .conflict(let line)?:
+        Console.err(line)
+        exitStatus = Console.conflictExitCode
+      case nil: break
       }
       if !outcome.succeeded {
         let program = TerminalText.escape(bytes: argv[0])
@@ -44,6 +54,6 @@ struct OpenCommand: AsyncParsableCommand {
         throw ProviderError(.ioError, "\(program) was stopped by signal \(outcome.signal ?? 0)")
       }
     }
-    if leftQueued { throw ExitCode(Console.queuedExitCode) }
+    if exitStatus != 0 { throw ExitCode(exitStatus) }
   }
 }

@@ -15,6 +15,9 @@ struct TrashCommand: AsyncParsableCommand {
       folio trash restore --newest P   when several deleted items were at P, the last one deleted
       A restore names what it put back; when several deleted items match, it lists them and \
       restores nothing: give the one to restore as listed (its place in the trash, or its id).
+      folio trash restore --keep-both P   when P's name is taken now, restore it as "name 2"
+      folio trash restore --replace P     when P's name is taken now, move that item to Recently
+                                          Deleted first (without either, a taken name is an error)
       folio trash empty [--yes]        delete everything in it forever (asks on a terminal)
       A location's Recently Deleted: --location NAME, or NAME:/path for restore.
       """)
@@ -25,11 +28,17 @@ struct TrashCommand: AsyncParsableCommand {
   @Flag(help: "Don't ask before emptying.") var yes = false
   @Flag(help: "For restore: when several deleted items match, take the one deleted last.") var newest = false
   @Flag(help: "Print JSON.") var json = false
+  @Flag(help: "For restore: when the name is taken where it was, restore as \"name 2\" (the first free number).")
+  var keepBoth = false
+  @Flag(help: "For restore: when the name is taken where it was, move the item holding it to Recently Deleted first.")
+  var replace = false
 
   func validate() throws {
     if verb == .restore && items.isEmpty { throw ValidationError("restore needs at least one item") }
     if verb != .restore && !items.isEmpty { throw ValidationError("'\(verb.rawValue)' takes no items") }
     if verb != .restore && newest { throw ValidationError("--newest goes with restore") }
+    if verb != .restore && (keepBoth || replace) { throw ValidationError("--keep-both and --replace go with restore") }
+    if keepBoth && replace { throw ValidationError("choose --keep-both or --replace, not both") }
   }
 
   func run() async throws {
@@ -74,7 +83,8 @@ struct TrashCommand: AsyncParsableCommand {
         var tally = FailureTally(total: chosen.count)
         for item in chosen {
           do throws(ProviderError) {
-            let restored = try await context.items.restore(item, in: domain)
+            let restored = try await context.items.restore(
+              item, in: domain, ifTaken: keepBoth ? .keepBoth : replace ? .replace : .refuse)
             Console.out("restored " + restored.path.displayString + (restored.isFolder ? "/" : ""))
           } catch { tally.report(error) }
         }

@@ -109,7 +109,13 @@ public struct ModifyRequest: Codable, Sendable {
 /// `POST /v1/items/{id}/restore`: out of the trash, to `parent` or (nil) where it was.
 public struct RestoreRequest: Codable, Sendable {
   public var parent: String?
-  public init(parent: String?) { self.parent = parent }
+  /// Restore under this name instead of its own ("Keep Both" when its name is taken). Absent
+  /// from older clients: the item keeps its name.
+  public var name: String?
+  public init(parent: String?, name: String? = nil) {
+    self.parent = parent
+    self.name = name
+  }
 }
 
 /// `POST /v1/items/{id}/copy`.

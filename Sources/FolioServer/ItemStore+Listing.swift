@@ -33,7 +33,8 @@ extension ItemStore {
       let limit = max(1, min(request.limit, WireRoutes.maxPageSize))
       let keyColumn: String
       switch sort {
-      case .name: keyColumn = "name"
+      // Natural and case-insensitive, as every location sorts (NameCollation.swift).
+      case .name: keyColumn = "name COLLATE \(NameCollation.name)"
       case .date: keyColumn = "modified"
       case .size: keyColumn = "size"
       case .trashed: keyColumn = "trashed"

@@ -6,8 +6,9 @@ import GRDB
 extension ItemStore {
   /// Puts a trashed item back in `parent`, or where it was; when that folder is gone (deleted
   /// forever, or itself in the trash) the folders of its original path are recreated.
-  func restore(id: String, to parent: String?, user: String) async throws -> WireItem {
-    try await mutate { db in
+  func restore(id: String, to parent: String?, name: String? = nil, user: String) async throws -> WireItem {
+    let newName = try name.map { try NameRules.validate($0) }
+    return try await mutate { db in
       var item = try ItemRecord.live(db, id: id)
       guard item.parent == "trash" else { throw ServerError.invalid("\(id) is not in the trash") }
       let target: String
@@ -20,6 +21,8 @@ extension ItemStore {
       } else {
         target = try Self.recreateFolders(db, originalPath: item.originalPath ?? "/\(item.name)", user: user)
       }
+      // Keep Both: under the name the client chose, checked as any name.
+      if let newName { item.name = newName }
       try Self.checkFree(db, parent: target, name: item.name)
       item.parent = target
       item.trashed = nil

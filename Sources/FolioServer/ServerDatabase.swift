@@ -18,6 +18,8 @@ struct ServerDatabase: Sendable {
     config.busyMode = .timeout(10)
     config.prepareDatabase { db in
       try db.execute(sql: "PRAGMA synchronous = FULL")
+      // Names sort as on every other location (NameCollation.swift): needed by the name indexes.
+      db.add(collation: NameCollation.collation)
     }
     pool = try DatabasePool(path: url.path, configuration: config)
     // GRDB sets synchronous=NORMAL on the writer when it switches to WAL, after prepareDatabase.
@@ -103,6 +105,17 @@ struct ServerDatabase: Sendable {
         sql: """
           CREATE INDEX item_by_kind_date ON item(parent, is_folder, modified, id);
           CREATE INDEX item_by_kind_size ON item(parent, is_folder, size, id);
+          """)
+    }
+    // Listings by name sort naturally and case-insensitively (NameCollation.swift): the name
+    // indexes are rebuilt in that order, so a page still comes from an index, not a sort.
+    m.registerMigration("v3-natural-name-order") { db in
+      try db.execute(
+        sql: """
+          DROP INDEX item_by_name;
+          DROP INDEX item_by_kind_name;
+          CREATE INDEX item_by_name ON item(parent, name COLLATE \(NameCollation.name), id);
+          CREATE INDEX item_by_kind_name ON item(parent, is_folder, name COLLATE \(NameCollation.name), id);
           """)
     }
     return m

@@ -164,7 +164,7 @@ struct ServerHandlers: Sendable {
   func restore(_ request: Request, _ context: FolioRequestContext) async throws -> Response {
     let user = try await user(request)
     let body = try await decode(RestoreRequest.self, from: request)
-    return json(try await items.restore(id: try id(context), to: body.parent, user: user))
+    return json(try await items.restore(id: try id(context), to: body.parent, name: body.name, user: user))
   }
 
   func copy(_ request: Request, _ context: FolioRequestContext) async throws -> Response {

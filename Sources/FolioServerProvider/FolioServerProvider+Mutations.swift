@@ -120,10 +120,18 @@ extension FolioServerProvider {
 
   /// Out of the trash: into `parent`, or where it was (the server recreates a missing folder).
   public func restoreItem(_ identifier: ItemIdentifier, to parent: ItemIdentifier?) async throws(ProviderError) -> Item {
+    try await restoreItem(identifier, to: parent, as: nil)
+  }
+
+  /// Out of the trash under another name ("Keep Both"): the server checks it as any name.
+  public func restoreItem(_ identifier: ItemIdentifier, to parent: ItemIdentifier?, as name: ItemName?) async throws(ProviderError)
+    -> Item
+  {
     let id = try WireItemMapper.wireID(identifier)
     let target = try parent.map { (p: ItemIdentifier) throws(ProviderError) -> String in try WireItemMapper.wireID(p) }
+    let newName = try name.map { (n: ItemName) throws(ProviderError) -> String in try wireName(n) }
     let wire = try await connection.json(
-      ServerRequest(.POST, ["items", id, "restore"], body: try jsonBody(RestoreRequest(parent: target))),
+      ServerRequest(.POST, ["items", id, "restore"], body: try jsonBody(RestoreRequest(parent: target, name: newName))),
       as: WireItem.self, what: "the restored item")
     return try mapper.item(wire)
   }

@@ -63,10 +63,18 @@ extension LocalProvider {
   }
 
   public func restoreItem(_ identifier: ItemIdentifier, to parent: ItemIdentifier?) async throws(ProviderError) -> Item {
+    try await restoreItem(identifier, to: parent, as: nil)
+  }
+
+  public func restoreItem(_ identifier: ItemIdentifier, to parent: ItemIdentifier?, as name: ItemName?) async throws(ProviderError)
+    -> Item
+  {
     try await BlockingIO.run { _ throws(ProviderError) in
       let entry = try self.trashEntry(for: identifier)
       var destination: ItemPath? = nil
-      if let parent { destination = try self.path(of: parent).appending(entry.originalName) }
+      if let parent { destination = try self.path(of: parent).appending(name ?? entry.originalName) }
+      // Keep Both: beside the item that took its name, under the new one.
+      else if let name, let original = entry.originalPath { destination = original.parent.appending(name) }
       let restored = try self.trash.restore(entry, to: destination)
       self.invalidateSnapshots(of: restored.parent)
       return try self.makeItem(at: restored)

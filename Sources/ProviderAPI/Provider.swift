@@ -122,6 +122,11 @@ public protocol Provider: Sendable {
   /// `filenameCollision` and nothing moves.
   func restoreItem(_ identifier: ItemIdentifier, to parent: ItemIdentifier?) async throws(ProviderError) -> Item
 
+  /// As ``restoreItem(_:to:)``, under `name` instead of its own when one is given: "Keep Both"
+  /// when its name is taken where it goes (the restored item becomes "name 2", as in Finder). A
+  /// location that cannot rename while restoring says `featureUnsupported` for a name.
+  func restoreItem(_ identifier: ItemIdentifier, to parent: ItemIdentifier?, as name: ItemName?) async throws(ProviderError) -> Item
+
   /// Copies an item (recursively for a folder) into a folder.
   func copyItem(_ identifier: ItemIdentifier, to parent: ItemIdentifier, name: ItemName?) async throws(ProviderError) -> Item
 
@@ -190,6 +195,13 @@ extension Provider {
     var t = ItemTemplate(item)
     t.parentIdentifier = parent
     return try await modifyItem(t, baseVersion: item.version, changedFields: .parentItemIdentifier, contents: nil)
+  }
+
+  public func restoreItem(_ identifier: ItemIdentifier, to parent: ItemIdentifier?, as name: ItemName?) async throws(ProviderError)
+    -> Item
+  {
+    guard name == nil else { throw ProviderError(.featureUnsupported, "this location cannot restore an item under another name") }
+    return try await restoreItem(identifier, to: parent)
   }
 
   public func authenticate(_ credentials: Credentials) async throws(ProviderError) {

@@ -271,11 +271,53 @@ public struct ItemService: Sendable {
     return trashed
   }
 
+  /// What restoring does when the item's name is taken where it goes (Finder's and Files'
+  /// question when putting back).
+  public enum NameTaken: Sendable, Equatable {
+    /// Nothing moves: `filenameCollision` (the browser then asks).
+    case refuse
+    /// The restored item gets the first free "name N" (N ≥ 2) there.
+    case keepBoth
+    /// The item that took the name goes to Recently Deleted, then this one comes back.
+    case replace
+  }
+
+  /// How many numbered names Keep Both tries ("name 2" … "name 100") before giving up.
+  static let keepBothAttempts = 99
+
   /// Puts a trashed item back where it was.
-  public func restore(_ item: Item, in domain: Domain) async throws(ProviderError) -> Item {
-    let restored = try await domain.provider.restoreItem(item.identifier, to: nil)
+  ///
+  /// - Parameter taken: what to do when its name is taken there (``NameTaken``).
+  public func restore(_ item: Item, in domain: Domain, ifTaken taken: NameTaken = .refuse) async throws(ProviderError) -> Item {
+    let restored: Item
+    do throws(ProviderError) {
+      restored = try await domain.provider.restoreItem(item.identifier, to: nil)
+    } catch where error.code == .filenameCollision && taken != .refuse {
+      restored = try await restoreWhereTaken(item, in: domain, taken)
+    }
     try index.recordRestored(identifier: item.identifier, newItem: restored, domain: domain.identifier)
     return annotate([restored], domain: domain.identifier)[0]
+  }
+
+  /// The second try of a restore whose name was taken: under a numbered name, or after the item
+  /// holding the name went to Recently Deleted.
+  private func restoreWhereTaken(_ item: Item, in domain: Domain, _ taken: NameTaken) async throws(ProviderError) -> Item {
+    let name = item.originalPath?.lastComponent ?? item.filename
+    if taken == .replace {
+      guard let original = item.originalPath, let occupant = try? await domain.provider.item(at: original) else {
+        return try await domain.provider.restoreItem(item.identifier, to: nil)
+      }
+      _ = try await trash(occupant, in: domain)
+      return try await domain.provider.restoreItem(item.identifier, to: nil)
+    }
+    for n in 2...(Self.keepBothAttempts + 1) {
+      do throws(ProviderError) {
+        return try await domain.provider.restoreItem(item.identifier, to: nil, as: ConflictNames.numbered(name, n))
+      } catch where error.code == .filenameCollision {
+        continue
+      }
+    }
+    throw ProviderError(.filenameCollision, "cannot restore \(name.displayString): \(name.displayString) 2 to \(Self.keepBothAttempts + 1) are all taken")
   }
 
   /// Deletes an item forever (from the trash, or directly).

@@ -74,6 +74,9 @@ public actor TransferQueue {
   /// While draining: the attempt count after which a transfer is left for another run.
   var drainCap: Int?
   var completedInDrain: [TransferActivity] = []
+  /// Running downloads a person cancelled: their task was cancelled and their row is gone; how
+  /// they end is not reported as a failure (``cancelDownload(_:)``).
+  var cancelledDownloads: Set<Int64> = []
 
   /// - Parameters:
   ///   - providers: The remote domains' providers (local domains never transfer).
@@ -381,10 +384,42 @@ public actor TransferQueue {
     }
   }
 
+  /// Cancels a download, running or waiting (Cancel Download in the browser's menu): its row
+  /// leaves the journal, a running one's task is cancelled (``ContentStore/download`` removes
+  /// the partial file), and whoever waits for it (an opener) gets `cancelled`. The item stays
+  /// not downloaded: a download that finished anyway before it saw the cancellation is evicted.
+  ///
+  /// - Returns: false when the transfer is not a download of the journal (done, or an upload).
+  public func cancelDownload(_ id: Int64) throws(ProviderError) -> Bool {
+    guard let t = try index.transfer(id: id), t.direction == .download else { return false }
+    try index.removeTransfer(id)
+    if let running = active[id] {
+      cancelledDownloads.insert(id)
+      running.task.cancel()
+    } else {
+      resumeWaiters(id, .failure(Self.cancelled(t)))
+    }
+    return true
+  }
+
+  static func cancelled(_ t: Transfer) -> ProviderError {
+    ProviderError(.cancelled, "the download of \(t.name?.displayString ?? "the file") was cancelled")
+  }
+
   /// Records how a transfer ended and tells the listeners and the waiters.
   func finish(_ t: Transfer, _ result: Result<Item, ProviderError>) {
     active[t.id] = nil
     progressGate.forget(t.id)
+    if cancelledDownloads.remove(t.id) != nil {
+      // Cancelled by a person: nothing failed, and nothing of it stays.
+      if case .success(let item) = result {
+        try? store.evict(domain: t.domain, identifier: t.identifier, name: item.filename.displayString)
+      }
+      resumeWaiters(t.id, .failure(Self.cancelled(t)))
+      if scope == .requested && waiters.isEmpty && active.isEmpty { stopLoop() }
+      kick()
+      return
+    }
     var activity = TransferActivity(t)
     let now = clock()
     switch result {

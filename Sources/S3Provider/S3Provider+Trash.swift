@@ -93,13 +93,21 @@ extension S3Provider {
   /// Put Back: the delete marker goes, and the object is back as it was (into `parent`: copied
   /// from its last version to that folder, and the marker kept, so the old place stays empty).
   public func restoreItem(_ identifier: ItemIdentifier, to parent: ItemIdentifier?) async throws(ProviderError) -> Item {
+    try await restoreItem(identifier, to: parent, as: nil)
+  }
+
+  /// Put Back under another name ("Keep Both"): copied from its last version to that key, as
+  /// into another folder.
+  public func restoreItem(_ identifier: ItemIdentifier, to parent: ItemIdentifier?, as name: ItemName?) async throws(ProviderError)
+    -> Item
+  {
     try requireTrash()
     guard let original = trashedPath(identifier) else {
       throw ProviderError(.invalidArgument, "\(identifier.rawValue) is not in the trash")
     }
     let target = try parent.map { (p: ItemIdentifier) throws(ProviderError) -> ItemPath in
-      try requirePath(p).appending(original.lastComponent!)
-    } ?? original
+      try requirePath(p).appending(name ?? original.lastComponent!)
+    } ?? (name.map { original.parent.appending($0) } ?? original)
     defer { listings.forget(target.parent) }
     return try await withClient { c in
       guard let entry = try await self.trashedEntries(c).first(where: { $0.key == Self.key(original) }), let kept = entry.kept

@@ -92,4 +92,11 @@ public actor AuthenticatingProvider: Provider {
     try check()
     return try await backing.restoreItem(identifier, to: parent)
   }
+
+  public func restoreItem(_ identifier: ItemIdentifier, to parent: ItemIdentifier?, as name: ItemName?) async throws(ProviderError)
+    -> Item
+  {
+    try check()
+    return try await backing.restoreItem(identifier, to: parent, as: name)
+  }
 }

@@ -334,6 +334,13 @@ public actor InMemoryProvider: Provider {
   /// its original path. Nothing is recreated: a folder that is gone (or itself in the trash) is
   /// `noSuchItem`; a name already taken there is `filenameCollision`, and nothing moves.
   public func restoreItem(_ identifier: ItemIdentifier, to parent: ItemIdentifier?) async throws(ProviderError) -> Item {
+    try await restoreItem(identifier, to: parent, as: nil)
+  }
+
+  /// As ``restoreItem(_:to:)``, under `name` when one is given (Keep Both).
+  public func restoreItem(_ identifier: ItemIdentifier, to parent: ItemIdentifier?, as name: ItemName?) async throws(ProviderError)
+    -> Item
+  {
     try await enter(.restore)
     var n = try live(identifier)
     guard n.item.isTrashed else {
@@ -364,6 +371,7 @@ public actor InMemoryProvider: Provider {
           "cannot restore \(n.item.filename.displayString): its folder \(folderPath.displayString) is gone")
       }
     }
+    if let name { n.item.filename = name }
     if let clash = children(of: destination).first(where: { $0.filename == n.item.filename }) {
       throw ProviderError(
         .filenameCollision, "an item named \(n.item.filename.displayString) already exists",

@@ -127,6 +127,14 @@ extension WebDAVProvider {
   /// folder, it is then moved there. A name taken where it goes is a collision, and it stays in
   /// the bin.
   public func restoreItem(_ identifier: ItemIdentifier, to parent: ItemIdentifier?) async throws(ProviderError) -> Item {
+    try await restoreItem(identifier, to: parent, as: nil)
+  }
+
+  /// Put Back under another name ("Keep Both"): the bin puts it back where it was only under
+  /// its own name, so it goes through a name no one has there, then is moved to `name`.
+  public func restoreItem(_ identifier: ItemIdentifier, to parent: ItemIdentifier?, as newName: ItemName?) async throws(ProviderError)
+    -> Item
+  {
     _ = try requireTrash()
     guard let name = trashName(identifier) else {
       throw ProviderError(.invalidArgument, "\(identifier.rawValue) is not in the trash")
@@ -136,18 +144,40 @@ extension WebDAVProvider {
       guard let t = try await self.trashed(c).first(where: { $0.name == name }) else {
         throw ProviderError.noSuchItem("\(TerminalText.escape(bytes: name)) in the trash")
       }
-      let target = destination.map { $0.appending(t.original.lastComponent!) } ?? t.original
-      if try await self.existing(t.original, c) != nil { throw self.collision(t.original) }
+      let target = (destination ?? t.original.parent).appending(newName ?? t.original.lastComponent!)
       if target != t.original, try await self.existing(target, c) != nil { throw self.collision(target) }
-      let tc = try self.trashClient(c)
-      try await tc.move(
-        try WebDAVPath("trash").appending(t.name), to: try WebDAVPath("restore").appending(t.name), isCollection: t.entry.isCollection)
-      self.listings.forget(t.original.parent)
-      if target != t.original {
-        try await c.move(try Self.davPath(t.original), to: try Self.davPath(target), isCollection: t.entry.isCollection)
-        self.listings.forget(target.parent)
+      // The bin puts back only where it was, under its own name: an item that took that name
+      // (Keep Both) steps aside under a name no one has, and comes back once it went through.
+      var aside: (path: ItemPath, isCollection: Bool)? = nil
+      if let occupant = try await self.existing(t.original, c) {
+        guard newName != nil, target != t.original else { throw self.collision(t.original) }
+        let temporary = t.original.parent.appending(ItemName(".folio-restoring-\(UInt32.random(in: 0...UInt32.max))"))
+        try await c.move(try Self.davPath(t.original), to: try Self.davPath(temporary), isCollection: occupant.isCollection)
+        aside = (temporary, occupant.isCollection)
+      }
+      defer { self.listings.forget(t.original.parent) }
+      do {
+        try await self.putBack(t, to: target, c)
+      } catch {
+        if let aside { _ = try? await c.move(try Self.davPath(aside.path), to: try Self.davPath(t.original), isCollection: aside.isCollection) }
+        throw error
+      }
+      if let aside {
+        try await c.move(try Self.davPath(aside.path), to: try Self.davPath(t.original), isCollection: aside.isCollection)
       }
       return try await self.stat(target, c)
+    }
+  }
+
+  /// The bin's restore (to where it was), then a move to `target` when it goes elsewhere.
+  private func putBack(_ t: Trashed, to target: ItemPath, _ c: WebDAVClient) async throws {
+    let tc = try trashClient(c)
+    try await tc.move(
+      try WebDAVPath("trash").appending(t.name), to: try WebDAVPath("restore").appending(t.name), isCollection: t.entry.isCollection)
+    listings.forget(t.original.parent)
+    if target != t.original {
+      try await c.move(try Self.davPath(t.original), to: try Self.davPath(target), isCollection: t.entry.isCollection)
+      listings.forget(target.parent)
     }
   }
 

@@ -105,6 +105,21 @@ import Testing
     #expect(taken.failedCleanly(), "\(taken)")
     #expect(s.contents("two.txt") == "new")
     #expect(try Self.trashedPaths(s) == [s.path("two.txt")])
+
+    // Keep Both: it comes back beside the new one, as "two 2.txt".
+    let both = try s.folio("trash", "restore", "--keep-both", Arg(s.path("two.txt")))
+    #expect(both.succeeded, "\(both)")
+    #expect(s.contents("two 2.txt") == "2" && s.contents("two.txt") == "new")
+    #expect(try Self.trashedPaths(s).isEmpty)
+    // Replace: the item holding the name goes to Recently Deleted first.
+    #expect(try s.folio("rm", Arg(s.path("two 2.txt"))).succeeded)
+    try s.file("two 2.txt", "in the way")
+    let replaced = try s.folio("trash", "restore", "--replace", Arg(s.path("two 2.txt")))
+    #expect(replaced.succeeded, "\(replaced)")
+    #expect(s.contents("two 2.txt") == "2")
+    #expect(try Self.trashedPaths(s) == [s.path("two 2.txt")], "the one in the way is in Recently Deleted")
+    let both2 = try s.folio("trash", "restore", "--keep-both", "--replace", "x")
+    #expect(!both2.succeeded, "\(both2)")
   }
 
   /// The JSON listing's `modified` is the item's own modification time; when it was deleted is

@@ -167,11 +167,23 @@ struct FolioServerProviderTests {
     #expect(inTrash.map(\.identifier) == [f.identifier])
     #expect(try await listAll(ana, docs.identifier).isEmpty)
 
+    // Keep Both: the name taken meanwhile, the server restores it under the name asked for.
+    let other = try await ana.createItem(fileTemplate("a.txt", in: docs.identifier), fields: [], contents: try temporaryFile(2), options: [])
+    let taken = await #expect(throws: ProviderError.self) { try await ana.restoreItem(f.identifier, to: nil) }
+    #expect(taken?.code == .filenameCollision)
+    let both = try await ana.restoreItem(f.identifier, to: nil, as: ItemName("a 2.txt"))
+    #expect(both.path == ItemPath("/Docs/a 2.txt") && !both.isTrashed && both.documentSize == 4)
+    var back = ItemTemplate(both)
+    back.parentIdentifier = .trash
+    _ = try await ana.modifyItem(back, baseVersion: both.version, changedFields: .parentItemIdentifier, contents: nil)
+    try await ana.deleteItem(other.identifier, baseVersion: nil, options: .recursive)
+
+    // It keeps the name it was restored with.
     let restored = try await ana.restoreItem(f.identifier, to: nil)
-    #expect(restored.path == ItemPath("/Docs/a.txt") && !restored.isTrashed)
+    #expect(restored.path == ItemPath("/Docs/a 2.txt") && !restored.isTrashed)
 
     let copy = try await ana.copyItem(f.identifier, to: .root, name: nil)
-    #expect(copy.identifier != f.identifier && copy.path == ItemPath("/a.txt") && copy.documentSize == 4)
+    #expect(copy.identifier != f.identifier && copy.path == ItemPath("/a 2.txt") && copy.documentSize == 4)
 
     // A stale base refuses the delete (an edit beats a delete); a fresh one deletes.
     let newer = try await ana.modifyItem(ItemTemplate(copy), baseVersion: copy.version, changedFields: .contents, contents: try temporaryFile(9))

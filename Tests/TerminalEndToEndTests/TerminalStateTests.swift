@@ -184,10 +184,10 @@ extension TerminalEndToEndTests {
       try term.send("Escape", "?")
       screen = try term.wait(for: "┌─ Keys")
       #expect(screen.contains("Move up") && screen.contains("scroll"), "\(screen.framed)")
-      try term.send("j", times: 30)
-      // At the end: the last rows of the list (the list grows with the commands; its last row is fixed).
-      // (Its first rows scrolled away: what is on screen at the end depends on how many commands there are.)
-      screen = try term.wait(until: "the end of the help") { $0.contains("Suspend to the shell") && !$0.contains("Move up") }
+      try term.send("j", times: 140)
+      // At the end: the last keys, then the legend of the badges (the list grows with the
+      // commands; the legend's last row is fixed).
+      screen = try term.wait(forAll: ["Suspend to the shell", "Badges (ASCII form)", "Marked (space)"])
       #expect(screen.contains("┌─ Keys") && screen.lines[23].contains("32 items"), "\(screen.framed)")
       try term.send("Escape", "q")
       try term.expectTerminalRestored(exitStatus: 0)

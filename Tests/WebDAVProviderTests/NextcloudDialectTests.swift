@@ -115,6 +115,19 @@ import WebDAVTestSupport
     #expect(nc.contents("Docs/plan é.txt") == "the plan")
     #expect(try await children(p, .trash).isEmpty)
 
+    // Keep Both: its name taken meanwhile, it comes back as "plan é 2.txt" beside the other.
+    template = ItemTemplate(back)
+    template.parentIdentifier = .trash
+    let again = try await p.modifyItem(template, baseVersion: back.version, changedFields: .parentItemIdentifier, contents: nil)
+    nc.put("Docs/plan é.txt", "another plan")
+    let taken = await #expect(throws: ProviderError.self) { try await p.restoreItem(again.identifier, to: nil) }
+    #expect(taken?.code == .filenameCollision)
+    let both = try await p.restoreItem(again.identifier, to: nil, as: ItemName("plan é 2.txt"))
+    #expect(both.path == ItemPath("/Docs/plan é 2.txt"))
+    #expect(nc.contents("Docs/plan é 2.txt") == "the plan" && nc.contents("Docs/plan é.txt") == "another plan")
+    #expect(try await children(p, .trash).isEmpty)
+    #expect(try await children(p, try await p.item(at: ItemPath("/Docs")).identifier).allSatisfy { !$0.filename.lossyString.hasPrefix(".folio-restoring") })
+
     // A folder goes to the bin whole, and Delete Forever empties it from there.
     let docs = try await p.item(at: ItemPath("/Docs"))
     template = ItemTemplate(docs)
