@@ -74,6 +74,12 @@ struct SyncCommand: AsyncParsableCommand {
       for domain in engine.remoteDomains {
         var d = DomainJSON(name: domain.identifier.rawValue)
         do throws(ProviderError) {
+          // A rename or move a killed process left half done is finished before the listing, so
+          // the listing finds every key under its new name (and the tags already there).
+          let moving = RelocationProgress(domain.identifier.rawValue, quiet: json)
+          let moved: Int = try await context.items.resumeRelocations(in: domain, progress: moving.report)
+          moving.finish()
+          if moved > 0, !json { Console.out("\(domain.identifier): finished \(moved) rename(s) left unfinished") }
           let s = try await engine.syncChanges(of: domain.identifier, allowMassDeletion: allowDeletions)
           d.updated = s.updated
           d.deleted = s.deleted

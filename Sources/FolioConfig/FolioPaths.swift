@@ -20,6 +20,9 @@ public struct FolioPaths: Sendable, Equatable {
   public var dataHome: URL
   /// `$XDG_CACHE_HOME`, default `~/.cache`.
   public var cacheHome: URL
+  /// `$XDG_STATE_HOME`, default `~/.local/state`: work under way that must outlive a crash (an
+  /// S3 rename's journal), neither a setting nor a cache.
+  public var stateHome: URL
   /// `$XDG_DATA_DIRS` (absolute entries only), default `/usr/local/share` and `/usr/share`.
   public var dataDirectories: [URL]
 
@@ -34,6 +37,7 @@ public struct FolioPaths: Sendable, Equatable {
     configHome = xdg("XDG_CONFIG_HOME", default: ".config")
     dataHome = xdg("XDG_DATA_HOME", default: ".local/share")
     cacheHome = xdg("XDG_CACHE_HOME", default: ".cache")
+    stateHome = xdg("XDG_STATE_HOME", default: ".local/state")
     let dirs = (environment["XDG_DATA_DIRS"] ?? "").split(separator: ":").compactMap { Self.absolute(String($0)) }
     dataDirectories = (dirs.isEmpty ? ["/usr/local/share", "/usr/share"] : dirs).map {
       URL(fileURLWithPath: $0, isDirectory: true)
@@ -54,6 +58,10 @@ public struct FolioPaths: Sendable, Equatable {
   /// `$XDG_CACHE_HOME/folio/preview`: the preview helpers' private folder (mode 0700; their
   /// working directory, and where a PDF page or a video frame is written as a picture).
   public var previewCache: URL { cacheHome.appendingPathComponent("folio/preview", isDirectory: true) }
+  /// `$XDG_STATE_HOME/folio/s3-jobs/<location>`: the renames of an S3 location not yet finished.
+  public func s3Jobs(_ location: String) -> URL {
+    stateHome.appendingPathComponent("folio/s3-jobs", isDirectory: true).appendingPathComponent(location, isDirectory: true)
+  }
   /// `$XDG_DATA_HOME/Trash`: the freedesktop home trash.
   public var trashDirectory: URL { dataHome.appendingPathComponent("Trash", isDirectory: true) }
   /// Where themes are looked for, first match wins: the user's config, the user's data, then each

@@ -32,6 +32,8 @@ public final class WebDAVProvider: Provider, PathKeyedProvider, AccountStatusPro
   public let domain: DomainIdentifier
   public let url: URL
   public let caFile: String?
+  /// How long a listing or a probe waits for the answer to start (``WebDAVConfiguration/firstByteTimeout``).
+  public let firstByteTimeout: Duration
   /// What the probe found the server does with conditional writes. The traits state an unprobed
   /// server as ignoring them: it is written to as one, and its location says it cannot detect
   /// conflicting edits (as `folio domain list` does).
@@ -67,11 +69,14 @@ public final class WebDAVProvider: Provider, PathKeyedProvider, AccountStatusPro
   ///   - replacesInPlace: The probe's finding (nil: unknown, treated as in place).
   ///   - dialect: What `folio domain add` found the server speaks (``WebDAVDialect``).
   ///   - nextcloudPageSize: Entries per page of a Nextcloud listing.
+  ///   - firstByteTimeout: How long a listing or a probe waits for the answer to start before the
+  ///     server reads as unreachable (per location: `first_byte_timeout`).
   public init(
     domain: DomainIdentifier, url: URL, user: String, caFile: String? = nil, password: @escaping PasswordSource,
     conditionalWrites: ProviderTraits.ConditionalWrites = .unknown, replacesInPlace: Bool? = nil,
-    dialect: WebDAVDialect = .generic, nextcloudPageSize: Int = 1000
+    dialect: WebDAVDialect = .generic, nextcloudPageSize: Int = 1000, firstByteTimeout: Duration = .seconds(10)
   ) {
+    self.firstByteTimeout = firstByteTimeout
     self.dialect = dialect
     self.nextcloudPageSize = nextcloudPageSize
     trashbin = dialect == .nextcloud ? WebDAVDialect.trashbin(of: url) : nil
@@ -97,10 +102,17 @@ public final class WebDAVProvider: Provider, PathKeyedProvider, AccountStatusPro
 
   private func makeClient(user: String, password: String) throws(ProviderError) -> WebDAVClient {
     do {
-      return WebDAVClient(try WebDAVConfiguration(url: url, user: user, password: password, caFile: caFile))
+      return WebDAVClient(try configuration(url: url, user: user, password: password))
     } catch {
       throw WebDAVErrorMapping.map(error, location: domain.rawValue)
     }
+  }
+
+  /// A client's configuration for `url`, with this location's first-byte deadline.
+  func configuration(url: URL, user: String, password: String) throws(WebDAVError) -> WebDAVConfiguration {
+    var made = try WebDAVConfiguration(url: url, user: user, password: password, caFile: caFile)
+    made.firstByteTimeout = firstByteTimeout
+    return made
   }
 
   /// Runs `body` with a client; WebDAV failures become `ProviderError`s.
