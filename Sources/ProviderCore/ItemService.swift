@@ -250,13 +250,7 @@ public struct ItemService: Sendable {
     if domain.traits.identity == .pathKeyed, moved.path != item.path,
       let provider = domain.provider as? any PathKeyedProvider
     {
-      if let contentStore {
-        try contentStore.rekey(domain: domain.identifier, from: item.path, to: moved.path, provider: provider)
-      } else {
-        try index.rekey(
-          domain: domain.identifier, from: item.path, to: moved.path, identifier: { provider.identifier(for: $0) },
-          path: { provider.path(for: $0) })
-      }
+      try rekey(domain.identifier, from: item.path, to: moved.path, provider)
       try index.recordMoved(identifier: moved.identifier, to: moved, domain: domain.identifier)
       return
     }
@@ -273,16 +267,20 @@ public struct ItemService: Sendable {
   ) async throws(ProviderError) -> Int {
     guard let provider = domain.provider as? any ResumableRelocations else { return 0 }
     let finished = try await provider.resumeUnfinishedRelocations(progress: progress)
-    for moved in finished {
-      if let contentStore {
-        try contentStore.rekey(domain: domain.identifier, from: moved.from, to: moved.to, provider: provider)
-      } else {
-        try index.rekey(
-          domain: domain.identifier, from: moved.from, to: moved.to, identifier: { provider.identifier(for: $0) },
-          path: { provider.path(for: $0) })
-      }
-    }
+    for moved in finished { try rekey(domain.identifier, from: moved.from, to: moved.to, provider) }
     return finished.count
+  }
+
+  /// What the index and the content cache keep under `from` and below, moved to `to`.
+  private func rekey(
+    _ domain: DomainIdentifier, from: ItemPath, to: ItemPath, _ provider: any PathKeyedProvider
+  ) throws(ProviderError) {
+    if let contentStore {
+      try contentStore.rekey(domain: domain, from: from, to: to, provider: provider)
+    } else {
+      try index.rekey(
+        domain: domain, from: from, to: to, identifier: { provider.identifier(for: $0) }, path: { provider.path(for: $0) })
+    }
   }
 
   // MARK: - Recently Deleted

@@ -15,22 +15,7 @@ public final class SilentServer: @unchecked Sendable {
   private var stopped = false
 
   public init() throws {
-    let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    self.listener = listener
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(listener, $0, length) == 0 && getsockname(listener, $0, &length) == 0
-      }
-    }
-    guard bound, listen(listener, 64) == 0 else {
-      close(listener)
-      throw POSIXError(.EADDRINUSE)
-    }
-    port = Int(UInt16(bigEndian: address.sin_port))
+    (listener, port) = try LoopbackListener.open(backlog: 64)
     Thread { [self] in accepting() }.start()
   }
 
