@@ -8,14 +8,12 @@ import Testing
 /// and the command line works on it like on any location, against moto on loopback.
 @Suite(.offThePool) struct S3LocationTests {
   @Test func aBucketIsAddedProbedListedReadWrittenAndDeletedOnlyWhenSaidForGood() async throws {
-    let moto = try await MotoServer()
+    let bucket = try await MotoBucket.plain()
+    let moto = bucket.moto
     defer { moto.stop() }
     let s = try Sandbox()
-    let added = try s.folio(
-      [
-        "domain", "add", "store", "--s3", "s3://\(moto.plainBucket)/team", "--endpoint", moto.endpointURL,
-        "--access-key-id", moto.credentials.accessKeyID, "--secret-stdin",
-      ], stdin: moto.credentials.secretAccessKey + "\n")
+    let add = bucket.domainAdd("store", prefix: "team")
+    let added = try s.folio(add.arguments, stdin: add.stdin)
     #expect(added.status == 0 && added.out.contains("added 'store'"), "\(added)")
     #expect(!added.out.contains("cannot detect conflicting edits"), "moto refuses stale conditional writes: \(added)")
     let config = try String(contentsOfFile: s.configHome + "/folio/config.toml", encoding: .utf8)
@@ -57,14 +55,12 @@ import Testing
   /// A bucket keeps no tags: this computer does, and they follow a folder's rename made here
   /// (every key copied and deleted), so a search by tag finds the moved file.
   @Test func aFolderRenameKeepsTheTagsOfWhatItHolds() async throws {
-    let moto = try await MotoServer()
+    let bucket = try await MotoBucket.plain()
+    let moto = bucket.moto
     defer { moto.stop() }
     let s = try Sandbox()
-    let added = try s.folio(
-      [
-        "domain", "add", "store", "--s3", "s3://\(moto.plainBucket)", "--endpoint", moto.endpointURL,
-        "--access-key-id", moto.credentials.accessKeyID, "--secret-stdin",
-      ], stdin: moto.credentials.secretAccessKey + "\n")
+    let add = bucket.domainAdd("store")
+    let added = try s.folio(add.arguments, stdin: add.stdin)
     #expect(added.status == 0, "\(added)")
     try s.file("notes é #1.txt", "tagged\n")
     #expect(try s.folio("mkdir", "store:/Plans").status == 0)
@@ -84,7 +80,8 @@ import Testing
   /// `folio ls` of a folder holding keys Folio cannot show lists what it can, then says which keys
   /// are not shown and ends in error (as for a local folder whose entries cannot be read).
   @Test func lsSaysWhichKeysItCannotShow() async throws {
-    let moto = try await MotoServer()
+    let bucket = try await MotoBucket.plain()
+    let moto = bucket.moto
     defer { moto.stop() }
     let raw = try moto.client(bucket: moto.plainBucket)
     let empty = try S3LocationFile.empty()
@@ -94,11 +91,8 @@ import Testing
         Array(key.utf8), fromFile: empty, size: 0, sha256: "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
     }
     let s = try Sandbox()
-    let added = try s.folio(
-      [
-        "domain", "add", "store", "--s3", "s3://\(moto.plainBucket)", "--endpoint", moto.endpointURL,
-        "--access-key-id", moto.credentials.accessKeyID, "--secret-stdin",
-      ], stdin: moto.credentials.secretAccessKey + "\n")
+    let add = bucket.domainAdd("store")
+    let added = try s.folio(add.arguments, stdin: add.stdin)
     #expect(added.status == 0, "\(added)")
     let listed = try s.folio("ls", "store:/a")
     #expect(listed.out.contains("ok.txt") && listed.out.contains("(1 key Folio cannot show)"), "\(listed)")
@@ -112,17 +106,15 @@ import Testing
   /// the machine's speed. Nothing is under the real key; `folio sync` then delivers exactly the
   /// bytes, completing the pending upload, and leaves none pending.
   @Test func aMultipartUploadKilledMidwayIsResumedBySyncWithExactlyTheBytes() async throws {
-    let moto = try await MotoServer()
+    let bucket = try await MotoBucket.plain()
+    let moto = bucket.moto
     defer {
       moto.resume()
       moto.stop()
     }
     let s = try Sandbox()
-    let added = try s.folio(
-      [
-        "domain", "add", "store", "--s3", "s3://\(moto.plainBucket)", "--endpoint", moto.endpointURL,
-        "--access-key-id", moto.credentials.accessKeyID, "--secret-stdin",
-      ], stdin: moto.credentials.secretAccessKey + "\n")
+    let add = bucket.domainAdd("store")
+    let added = try s.folio(add.arguments, stdin: add.stdin)
     #expect(added.status == 0, "\(added)")
     let payload = try s.file("payload.bin", "")
     try Data(randomBytes(96 << 20, seed: 23)).write(to: URL(fileURLWithPath: payload))
@@ -157,14 +149,12 @@ import Testing
   }
 
   @Test func aWrongSecretAddsNothing() async throws {
-    let moto = try await MotoServer()
+    let bucket = try await MotoBucket.plain()
+    let moto = bucket.moto
     defer { moto.stop() }
     let s = try Sandbox()
-    let added = try s.folio(
-      [
-        "domain", "add", "store", "--s3", "s3://\(moto.plainBucket)", "--endpoint", moto.endpointURL,
-        "--access-key-id", moto.credentials.accessKeyID, "--secret-stdin",
-      ], stdin: "not the secret\n")
+    let add = bucket.domainAdd("store", secret: "not the secret")
+    let added = try s.folio(add.arguments, stdin: add.stdin)
     #expect(added.status != 0 && added.err.contains("store"), "\(added)")
     let config = (try? String(contentsOfFile: s.configHome + "/folio/config.toml", encoding: .utf8)) ?? ""
     #expect(!config.contains("type = \"s3\""), "nothing saved: \(config)")

@@ -22,8 +22,7 @@ struct S3RelocationJobTests {
   func provider(_ moto: MotoServer) throws -> S3Provider {
     S3Provider(
       domain: DomainIdentifier(unchecked: "bucket"),
-      endpoint: try S3Endpoint(bucket: moto.plainBucket, prefix: "", region: moto.region, endpoint: moto.endpointURL),
-      credentials: moto.credentials, conditionalWrites: .honoured, copyPartThreshold: 5 << 20, copyPartSize: 5 << 20,
+      endpoint: try MotoBucket(moto: moto, name: moto.plainBucket).endpoint(), credentials: moto.credentials, conditionalWrites: .honoured, copyPartThreshold: 5 << 20, copyPartSize: 5 << 20,
       journalFolder: scratch.appendingPathComponent("journal"))
   }
 
