@@ -76,8 +76,18 @@ struct SyncCommand: AsyncParsableCommand {
         do throws(ProviderError) {
           // A rename or move a killed process left half done is finished before the listing, so
           // the listing finds every key under its new name (and the tags already there).
+          // One that cannot be finished now is said, and does not hold back the location's sync.
           let moving = RelocationProgress(domain.identifier.rawValue, quiet: json)
-          let moved: Int = try await context.items.resumeRelocations(in: domain, progress: moving.report)
+          var moved = 0
+          do throws(ProviderError) {
+            moved = try await context.items.resumeRelocations(in: domain, progress: moving.report)
+          } catch {
+            failed = true
+            if FailureDisposition.of(error) == .fail { onlyWaiting = false }
+            if !json {
+              Console.err("\(domain.identifier): a rename left unfinished is not finished yet: \(FolioContext.explain(error))")
+            }
+          }
           moving.finish()
           if moved > 0, !json { Console.out("\(domain.identifier): finished \(moved) rename(s) left unfinished") }
           let s = try await engine.syncChanges(of: domain.identifier, allowMassDeletion: allowDeletions)

@@ -77,6 +77,42 @@ import Testing
     #expect(!found.out.contains("store:/Plans/"), "\(found)")
   }
 
+  /// A folder rename a killed `folio` left in its journal (the plan written, no copy made yet) is
+  /// finished by the next `folio sync`: every key under the new name, none under the old, and the
+  /// tag of the file inside follows it.
+  @Test func aRenameLeftInTheJournalIsFinishedBySync() async throws {
+    let bucket = try await MotoBucket.plain()
+    let moto = bucket.moto
+    defer { moto.stop() }
+    let s = try Sandbox()
+    let add = bucket.domainAdd("store")
+    #expect(try s.folio(add.arguments, stdin: add.stdin).status == 0)
+    try s.file("notes é.txt", "tagged\n")
+    #expect(try s.folio("mkdir", "store:/Plans").status == 0)
+    #expect(try s.folio("cp", "notes é.txt", "store:/Plans/").status == 0)
+    #expect(try s.folio("tag", "store:/Plans/notes é.txt", "--add", "Red").status == 0)
+
+    func b64(_ text: String) -> String { Data(text.utf8).base64EncodedString() }
+    let job: [String: Any] = [
+      "id": "1-killed", "from": b64("/Plans"), "to": b64("/Archive"), "fromKey": b64("Plans"), "toKey": b64("Archive"),
+      "objects": [["key": b64("Plans/"), "size": 0], ["key": b64("Plans/notes é.txt"), "size": 7]],
+      "phase": "copying", "done": 0, "resumed": false,
+    ]
+    let journal = s.home + "/.local/state/folio/s3-jobs/store"
+    try FileManager.default.createDirectory(atPath: journal, withIntermediateDirectories: true)
+    try JSONSerialization.data(withJSONObject: job).write(to: URL(fileURLWithPath: journal + "/1-killed.json"))
+
+    let synced = try s.folio("sync")
+    #expect(synced.out.contains("finished 1 rename(s) left unfinished"), "\(synced)")
+    let keys = try await bucket.client().listObjects(prefix: [], delimiter: nil).objects.map {
+      String(decoding: $0.key, as: UTF8.self)
+    }
+    #expect(Set(keys) == ["Archive/", "Archive/notes é.txt"], "\(keys)")
+    #expect(!FileManager.default.fileExists(atPath: journal + "/1-killed.json"), "the job is done")
+    let found = try s.folio("search", "Red")
+    #expect(found.out.contains("store:/Archive/notes é.txt"), "\(found)")
+  }
+
   /// `folio ls` of a folder holding keys Folio cannot show lists what it can, then says which keys
   /// are not shown and ends in error (as for a local folder whose entries cannot be read).
   @Test func lsSaysWhichKeysItCannotShow() async throws {
