@@ -238,9 +238,12 @@ extension BrowserApp {
   func performOperation(_ effect: Effect) {
     switch effect {
     case .rename(let item, let name, let d):
-      background(retry: (d, effect)) { s throws(ProviderError) in
-        let renamed = try await s.items.rename(item, to: name, in: try s.registry.require(d))
-        await self.record("the rename of “\(item.filename.displayString)”", [.moved(renamed, from: item.path)], in: d)
+      let key = ItemKey(d, item.identifier)
+      let progress = relocationProgress(key, name: item.filename.displayString)
+      background(retry: (d, effect)) { [weak self] s throws(ProviderError) in
+        defer { self?.relocationDone(key) }
+        let renamed = try await s.items.rename(item, to: name, in: try s.registry.require(d), progress: progress)
+        await self?.record("the rename of “\(item.filename.displayString)”", [.moved(renamed, from: item.path)], in: d)
         return .operationSucceeded(message: "Renamed to \(renamed.filename.displayString)", reload: true, select: renamed.identifier)
       }
     case .setTags(let items, let add, let remove, let d):
@@ -307,17 +310,23 @@ extension BrowserApp {
         return .operationSucceeded(message: "Deleted \(n) item\(n == 1 ? "" : "s") forever", reload: true, select: nil)
       }
     case .move(let items, let folder, let d):
-      background(retry: (d, effect)) { s throws(ProviderError) in
+      let reports: [@Sendable (TransferProgress) -> Void] = items.map {
+        relocationProgress(ItemKey(d, $0.identifier), name: $0.filename.displayString)
+      }
+      background(retry: (d, effect)) { [weak self] s throws(ProviderError) in
         let dom = try s.registry.require(d)
         let target = try await dom.provider.item(at: folder.path)
         var steps: [UndoStep] = []
         do throws(ProviderError) {
-          for item in items { steps.append(.moved(try await s.items.move(item, to: target, in: dom), from: item.path)) }
+          for (item, report) in zip(items, reports) {
+            defer { self?.relocationDone(ItemKey(d, item.identifier)) }
+            steps.append(.moved(try await s.items.move(item, to: target, in: dom, progress: report), from: item.path))
+          }
         } catch {
-          await self.record("the move of \(UndoRecord.what(items))", steps, in: d)
+          await self?.record("the move of \(UndoRecord.what(items))", steps, in: d)
           throw error
         }
-        await self.record("the move of \(UndoRecord.what(items))", steps, in: d)
+        await self?.record("the move of \(UndoRecord.what(items))", steps, in: d)
         let what = items.count == 1 ? items[0].filename.displayString : "\(items.count) items"
         return .operationSucceeded(message: "Moved \(what) to \(folder.path.displayString)", reload: true, select: nil)
       }

@@ -28,6 +28,8 @@ extension BrowserApp {
       // at once, before the queue says anything.
       readJournal(remote, engine: engine)
     }
+    // A rename a quit or a crash left half done is finished before anyone looks for its keys.
+    resumeRelocations(remote)
     syncTasks.append(
       Task { [weak self] in
         while !Task.isCancelled {

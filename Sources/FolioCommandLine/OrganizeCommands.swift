@@ -14,7 +14,9 @@ struct RenameCommand: AsyncParsableCommand {
       let context = try FolioContext.make()
       let (domain, it) = try await context.resolve(item)
       let name = try ItemName.validated(RawArguments.bytes(of: newName))
-      _ = try await context.items.rename(it, to: name, in: domain)
+      let progress = RelocationProgress(it.filename.displayString)
+      defer { progress.finish() }
+      _ = try await context.items.rename(it, to: name, in: domain, progress: progress.report)
     }
   }
 }
@@ -83,7 +85,11 @@ struct MoveCommand: AsyncParsableCommand {
           across.append((domain, item))
           continue
         }
-        do throws(ProviderError) { _ = try await context.items.move(item, to: folder, in: domain) } catch { tally.report(error) }
+        let progress = RelocationProgress(item.filename.displayString)
+        do throws(ProviderError) {
+          _ = try await context.items.move(item, to: folder, in: domain, progress: progress.report)
+        } catch { tally.report(error) }
+        progress.finish()
       }
       if !across.isEmpty {
         _ = try await CrossLocationTransfer(context: context, target: target, folder: folder).run(

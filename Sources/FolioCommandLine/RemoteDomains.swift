@@ -79,7 +79,8 @@ enum RemoteDomains {
     let conditional = settings["conditional_writes"].flatMap(ProviderTraits.ConditionalWrites.init(rawValue:)) ?? .unknown
     return S3Provider(
       domain: id, endpoint: endpoint, credentials: credentials, conditionalWrites: conditional,
-      versioned: settings["versioning"] == "enabled")
+      versioned: settings["versioning"] == "enabled", journalFolder: paths.s3Jobs(id.rawValue),
+      firstByteTimeout: firstByteTimeout(settings) ?? S3Client.defaultFirstByteTimeout)
   }
 
   /// A `[[domain]] type = "webdav"`: `url` (the collection that is the location's top), `user`,
@@ -112,7 +113,8 @@ enum RemoteDomains {
       dialect: settings["dialect"].flatMap(WebDAVDialect.init(rawValue:)) ?? .generic,
       chunking: settings["chunk_size_mib"].flatMap { Int64($0) }.map {
         NextcloudChunking(threshold: max(5, $0) << 20, chunkSize: max(5, $0) << 20)
-      } ?? .standard)
+      } ?? .standard,
+      firstByteTimeout: firstByteTimeout(settings) ?? .seconds(10))
   }
 
   /// A `[[domain]] type = "sftp"`: `host` (anything ssh takes: an alias of ~/.ssh/config,
@@ -193,6 +195,17 @@ enum RemoteDomains {
         .badConfig, "the certificates to trust for '\(domain)' (tls_ca) cannot be read: \(TerminalText.escape(url.path))")
     }
     return url
+  }
+
+  /// `first_byte_timeout = "SECONDS"` of an S3 or WebDAV location: how long a listing or a probe
+  /// waits for the server to start answering before the location reads offline (a store far
+  /// away, or one slow to start a listing, may want more than the default 10 s). Nil when unset
+  /// or not a positive number.
+  static func firstByteTimeout(_ settings: [String: String]) -> Duration? {
+    guard let text = settings["first_byte_timeout"], let seconds = Double(text), seconds > 0, seconds < 86_400 else {
+      return nil
+    }
+    return .milliseconds(Int64(seconds * 1000))
   }
 
   /// The base URL of a server setting: `http(s)://host[:port][/prefix]`, or `host[:port]`, which

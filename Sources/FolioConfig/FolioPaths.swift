@@ -20,6 +20,9 @@ public struct FolioPaths: Sendable, Equatable {
   public var dataHome: URL
   /// `$XDG_CACHE_HOME`, default `~/.cache`.
   public var cacheHome: URL
+  /// `$XDG_STATE_HOME`, default `~/.local/state`: work under way that must outlive a crash (an
+  /// S3 rename's journal), neither a setting nor a cache.
+  public var stateHome: URL
   /// `$XDG_DATA_DIRS` (absolute entries only), default `/usr/local/share` and `/usr/share`.
   public var dataDirectories: [URL]
   /// `$XDG_STATE_HOME`, default `~/.local/state`: what the browser keeps between runs.
@@ -60,6 +63,10 @@ public struct FolioPaths: Sendable, Equatable {
   /// `$XDG_STATE_HOME/folio/view`: the browser's sort and hidden-files choice (`ViewChoices`),
   /// written by the browser only when the person changes it.
   public var viewChoicesFile: URL { stateHome.appendingPathComponent("folio/view", isDirectory: false) }
+  /// `$XDG_STATE_HOME/folio/s3-jobs/<location>`: the renames of an S3 location not yet finished.
+  public func s3Jobs(_ location: String) -> URL {
+    stateHome.appendingPathComponent("folio/s3-jobs", isDirectory: true).appendingPathComponent(location, isDirectory: true)
+  }
   /// `$XDG_DATA_HOME/Trash`: the freedesktop home trash.
   public var trashDirectory: URL { dataHome.appendingPathComponent("Trash", isDirectory: true) }
   /// Where themes are looked for, first match wins: the user's config, the user's data, then each

@@ -196,19 +196,25 @@ public struct ItemService: Sendable {
 
   // MARK: - Organizing
 
-  public func rename(_ item: Item, to name: ItemName, in domain: Domain) async throws(ProviderError) -> Item {
+  /// - Parameter progress: How far a rename of many requests has got (an S3 folder: a copy and a
+  ///   delete per key); most providers rename at once and never call it.
+  public func rename(
+    _ item: Item, to name: ItemName, in domain: Domain, progress: @escaping @Sendable (TransferProgress) -> Void = { _ in }
+  ) async throws(ProviderError) -> Item {
     let item = try await current(item, in: domain)
     let valid = try ItemName.validated(name.bytes)
     guard valid != item.filename else { return item }
     var template = ItemTemplate(item)
     template.filename = valid
     let renamed = try await domain.provider.modifyItem(
-      template, baseVersion: item.version, changedFields: .filename, contents: nil)
+      template, baseVersion: item.version, changedFields: .filename, contents: nil, progress: progress)
     try recordMoved(item, to: renamed, in: domain)
     return annotate([renamed], domain: domain.identifier)[0]
   }
 
-  public func move(_ item: Item, to folder: Item, in domain: Domain) async throws(ProviderError) -> Item {
+  public func move(
+    _ item: Item, to folder: Item, in domain: Domain, progress: @escaping @Sendable (TransferProgress) -> Void = { _ in }
+  ) async throws(ProviderError) -> Item {
     let item = try await current(item, in: domain)
     let folder = try await current(folder, in: domain)
     guard folder.isFolder else { throw ProviderError(.invalidArgument, "\(folder.path.displayString) is not a folder") }
@@ -216,7 +222,7 @@ public struct ItemService: Sendable {
     var template = ItemTemplate(item)
     template.parentIdentifier = folder.identifier
     let moved = try await domain.provider.modifyItem(
-      template, baseVersion: item.version, changedFields: .parentItemIdentifier, contents: nil)
+      template, baseVersion: item.version, changedFields: .parentItemIdentifier, contents: nil, progress: progress)
     try recordMoved(item, to: moved, in: domain)
     return annotate([moved], domain: domain.identifier)[0]
   }
@@ -244,17 +250,37 @@ public struct ItemService: Sendable {
     if domain.traits.identity == .pathKeyed, moved.path != item.path,
       let provider = domain.provider as? any PathKeyedProvider
     {
-      if let contentStore {
-        try contentStore.rekey(domain: domain.identifier, from: item.path, to: moved.path, provider: provider)
-      } else {
-        try index.rekey(
-          domain: domain.identifier, from: item.path, to: moved.path, identifier: { provider.identifier(for: $0) },
-          path: { provider.path(for: $0) })
-      }
+      try rekey(domain.identifier, from: item.path, to: moved.path, provider)
       try index.recordMoved(identifier: moved.identifier, to: moved, domain: domain.identifier)
       return
     }
     try index.recordMoved(identifier: item.identifier, to: moved, domain: domain.identifier, from: item.path)
+  }
+
+  /// Finishes the renames and moves a provider journaled and an earlier process left unfinished
+  /// (killed, or the server gone mid-way), and re-keys what this computer keeps about each (tags,
+  /// favorites, Recents, cached content), as for a rename that finished at once. `folio sync`
+  /// and the browser call it before they list the location. Returns how many were finished.
+  @discardableResult
+  public func resumeRelocations(
+    in domain: Domain, progress: @escaping @Sendable (TransferProgress) -> Void = { _ in }
+  ) async throws(ProviderError) -> Int {
+    guard let provider = domain.provider as? any ResumableRelocations else { return 0 }
+    let finished = try await provider.resumeUnfinishedRelocations(progress: progress)
+    for moved in finished { try rekey(domain.identifier, from: moved.from, to: moved.to, provider) }
+    return finished.count
+  }
+
+  /// What the index and the content cache keep under `from` and below, moved to `to`.
+  private func rekey(
+    _ domain: DomainIdentifier, from: ItemPath, to: ItemPath, _ provider: any PathKeyedProvider
+  ) throws(ProviderError) {
+    if let contentStore {
+      try contentStore.rekey(domain: domain, from: from, to: to, provider: provider)
+    } else {
+      try index.rekey(
+        domain: domain, from: from, to: to, identifier: { provider.identifier(for: $0) }, path: { provider.path(for: $0) })
+    }
   }
 
   // MARK: - Recently Deleted

@@ -100,7 +100,7 @@ extension S3Client {
       Request(
         method: .POST, path: endpoint.path(forFullKey: full), query: [("uploadId", uploadID)],
         headers: [("Content-Type", "application/xml")] + condition.headers, body: .bytes(Array(xml.utf8)),
-        context: context))
+        context: context, serverWork: true))
     let bytes = try await Self.collect(response, limit: Self.xmlLimit, context: context)
     let root = try S3XMLElement.parse(bytes, what: "the answer to \(context)")
     if root.name == "Error" {

@@ -128,7 +128,7 @@ extension S3Client {
     }
     let context = "copying \(display(from)) to \(display(to))"
     let response = try await send(
-      Request(method: .PUT, path: endpoint.path(forFullKey: to), headers: headers, context: context))
+      Request(method: .PUT, path: endpoint.path(forFullKey: to), headers: headers, context: context, serverWork: true))
     let bytes = try await Self.collect(response, limit: Self.xmlLimit, context: context)
     let root = try S3XMLElement.parse(bytes, what: "the answer to \(context)")
     if root.name == "Error" {

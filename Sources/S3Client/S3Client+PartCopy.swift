@@ -33,7 +33,7 @@ extension S3Client {
     let response = try await send(
       Request(
         method: .PUT, path: endpoint.path(forFullKey: to),
-        query: [("partNumber", String(partNumber)), ("uploadId", uploadID)], headers: headers, context: context))
+        query: [("partNumber", String(partNumber)), ("uploadId", uploadID)], headers: headers, context: context, serverWork: true))
     let bytes = try await Self.collect(response, limit: Self.xmlLimit, context: context)
     let root = try S3XMLElement.parse(bytes, what: "the answer to \(context)")
     if root.name == "Error" {

@@ -22,6 +22,10 @@ public final class S3Client: Sendable {
   /// Whether the store has ListObjectsV2; share one between the clients of a location.
   public let listing: S3ListingDialect
   private let clock = ClockOffset()
+  /// How long a request may wait for the head of its answer, unless it sends a body first or the
+  /// server works before it answers (``Request/serverWork``): a server that accepts and never
+  /// answers reads as unreachable after this, not after the read timeout's 60 s.
+  public let firstByteTimeout: Duration
 
   /// Bodies of XML answers are read whole; a listing page of 1000 long keys is well under this.
   static let xmlLimit = 32 << 20
@@ -29,8 +33,9 @@ public final class S3Client: Sendable {
   static let errorLimit = 64 << 10
 
   /// One HTTP client for every S3Client of the process, with the timeouts a transfer needs: a
-  /// connection in 10 s, no read or write idle for more than 60 s, no whole-request deadline (a
-  /// large object takes what it takes). Redirects are never followed: S3 answers a wrong region
+  /// connection in 10 s, no read or write idle for more than 60 s (a stall: bytes must keep
+  /// flowing), no whole-request deadline (a large object takes what it takes). The short wait for
+  /// an answer's first byte is per request (``firstByteTimeout``). Redirects are never followed: S3 answers a wrong region
   /// with a 301, and following it would send the signature to another host.
   public static let sharedHTTPClient: HTTPClient = {
     var configuration = HTTPClient.Configuration(
@@ -51,13 +56,17 @@ public final class S3Client: Sendable {
   ///     store without ListObjectsV2 is found out once).
   public init(
     endpoint: S3Endpoint, credentials: S3Credentials, httpClient: HTTPClient = S3Client.sharedHTTPClient,
-    listing: S3ListingDialect = S3ListingDialect()
+    listing: S3ListingDialect = S3ListingDialect(), firstByteTimeout: Duration = S3Client.defaultFirstByteTimeout
   ) {
+    self.firstByteTimeout = firstByteTimeout
     self.endpoint = endpoint
     self.credentials = credentials
     self.httpClient = httpClient
     self.listing = listing
   }
+
+  /// Ten seconds: a listing page, a HEAD or a probe is answered well within it by a live store.
+  public static let defaultFirstByteTimeout: Duration = .seconds(10)
 
   /// Seconds to add to this machine's clock to get the server's, learnt from a skew refusal.
   public var clockOffset: TimeInterval { clock.value }
@@ -73,6 +82,18 @@ public final class S3Client: Sendable {
     var body: Body = .empty
     /// Says what was being done, for messages: "reading a/b.txt".
     var context: String
+    /// The server works before it answers (CopyObject, UploadPartCopy, CompleteMultipartUpload:
+    /// minutes for gigabytes), so the answer's head has no first-byte deadline; the client's idle
+    /// timeouts still end a dead connection.
+    var serverWork = false
+
+    /// The head of the answer may be waited for only ``S3Client/firstByteTimeout``: not for an
+    /// upload (its head comes after the body) nor for server work.
+    var waitsBriefly: Bool {
+      if serverWork { return false }
+      if case .file = body { return false }
+      return true
+    }
 
     enum Body {
       case empty
@@ -90,7 +111,10 @@ public final class S3Client: Sendable {
     while true {
       let response: HTTPClientResponse
       do {
-        response = try await httpClient.execute(prepare(request), deadline: .distantFuture)
+        // AsyncHTTPClient's deadline ends when the head arrives; the body is read under the
+        // client's read timeout (a stall), however long it takes.
+        let deadline: NIODeadline = request.waitsBriefly ? .now() + Self.timeAmount(firstByteTimeout) : .distantFuture
+        response = try await httpClient.execute(prepare(request), deadline: deadline)
       } catch let error as S3Error {
         throw error
       } catch let error as CancellationError {
@@ -223,8 +247,16 @@ public final class S3Client: Sendable {
       serverCode: serverCode, requestID: root.string("RequestId") ?? headers.first(name: "x-amz-request-id"))
   }
 
+  static func timeAmount(_ d: Duration) -> TimeAmount {
+    let (seconds, attoseconds) = d.components
+    return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+  }
+
   static func describe(_ error: any Error) -> String {
-    if let http = error as? HTTPClientError { return "\(http)" }
+    if let http = error as? HTTPClientError {
+      if http == .deadlineExceeded { return "no answer came in time" }
+      return "\(http)"
+    }
     return String(describing: error)
   }
 

@@ -39,7 +39,8 @@ extension S3Provider {
     }
   }
 
-  /// Rename and move are a copy and a delete (every key below a folder); contents a PUT
+  /// Rename and move are a journaled job of copies and deletes (every key below a folder:
+  /// ``S3Provider+Relocation``), its progress reported through `progress`; contents a PUT
   /// conditional on the base version where the store honours `If-Match`, else checked by a HEAD
   /// just before. A stale base keeps both versions: the new bytes go beside the object under a
   /// conflict name and the store's item comes back with `localVersionConflictingWithServer`.
@@ -76,7 +77,7 @@ extension S3Provider {
       }
       let newPath = try relocationTarget(of: path, template, changedFields, accept: Self.acceptedName)
       if newPath != path {
-        try await relocate(path, to: newPath)
+        try await relocate(path, to: newPath, progress: progress)
         listings.forget(newPath.parent)
         path = newPath
       }
@@ -137,19 +138,6 @@ extension S3Provider {
       }
     }
     throw ProviderError(.cannotSynchronize, "no free name for a conflict copy of \(path.displayString)")
-  }
-
-  /// Copies every key of `from` (one object, or all below a folder) to `to`, then deletes the
-  /// originals — only once every copy is there, so an interruption leaves both, never neither.
-  private func relocate(_ from: ItemPath, to: ItemPath) async throws(ProviderError) {
-    try await withClient { c in
-      if try await self.exists(to, c) { throw self.collision(to) }
-      let objects = try await self.objects(of: from, c)
-      guard !objects.isEmpty else { throw ProviderError.noSuchItem(from.displayString) }
-      let (old, new) = (Self.key(from), Self.key(to))
-      try await self.copyAll(objects, from: old, to: new, c)
-      for o in objects { _ = try await c.deleteObject(o.key) }
-    }
   }
 
   /// The keys an item is made of: its own, or every key below a folder (markers included).
@@ -222,9 +210,9 @@ extension S3Provider {
 
   // MARK: - Helpers
 
-  /// Copies each key from under `old` to under `new` on the server. A failure part-way removes
-  /// the copies already made (best effort) before it is thrown: a rename tried again must not find
-  /// half a folder under the new name and call it taken, and a copy must not leave half of one.
+  /// Copies each key from under `old` to under `new` on the server (Copy; a rename is a journaled
+  /// job instead). A failure part-way removes the copies already made (best effort) before it is
+  /// thrown: a copy tried again must not find half a folder under the new name and call it taken.
   func copyAll(_ objects: [(key: [UInt8], size: Int64)], from old: [UInt8], to new: [UInt8], _ c: S3Client) async throws {
     var made: [[UInt8]] = []
     do {
@@ -243,8 +231,10 @@ extension S3Provider {
   /// refuses CopyObject past 5 GiB) a multipart upload whose parts are UploadPartCopy ranges of the
   /// source, pinned to its ETag, with its metadata (`folio-sha256`) carried over; a failure aborts
   /// the upload, so no half copy is left pending.
-  func copyObject(_ key: [UInt8], size: Int64, to target: [UInt8], _ c: S3Client) async throws {
-    let condition: S3WriteCondition = conditionalWrites == .honoured ? .ifNoneMatch : .none
+  ///
+  /// With `overwrite` the target is not required to be free (a resumed rename's own copy).
+  func copyObject(_ key: [UInt8], size: Int64, to target: [UInt8], overwrite: Bool = false, _ c: S3Client) async throws {
+    let condition: S3WriteCondition = conditionalWrites == .honoured && !overwrite ? .ifNoneMatch : .none
     guard size > copyPartThreshold else {
       _ = try await c.copyObject(from: key, to: target, condition: condition)
       return

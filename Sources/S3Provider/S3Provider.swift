@@ -43,6 +43,16 @@ public final class S3Provider: Provider, PathKeyedProvider, AccountStatusProvidi
   let copyPartThreshold: Int64
   /// The ranges a big object is copied in.
   let copyPartSize: Int64
+  /// Where renames and moves are journaled until done (``S3RelocationJob``); nil keeps no journal
+  /// (a benchmark's throwaway provider), so an interrupted rename is then not finished later.
+  let relocations: S3RelocationJournal?
+  /// A test's stand-in for a crash: called after each copy and each delete of a rename (with its
+  /// phase and how many of that phase are done), before the step is marked in the journal; what it
+  /// throws ends the job there, as a kill would.
+  /// How long a listing, a HEAD or a probe waits for the answer to start before the store reads
+  /// as unreachable (per location: `first_byte_timeout`); transfers have the client's stall limits.
+  let firstByteTimeout: Duration
+  let relocationFault = Mutex<(@Sendable (S3RelocationJob.Phase, Int) throws -> Void)?>(nil)
 
   static let identifiers = PathIdentifiers(scheme: "k:")
 
@@ -58,13 +68,17 @@ public final class S3Provider: Provider, PathKeyedProvider, AccountStatusProvidi
   ///   - credentials: nil when none were found: every call is `notAuthenticated` until
   ///     ``authenticate(_:)`` gives some.
   ///   - conditionalWrites: the probe's finding (`unknown` before one ran: treated as ignored).
+  ///   - journalFolder: this location's folder for unfinished renames (Folio's state folder).
   public init(
     domain: DomainIdentifier, endpoint: S3Endpoint, credentials: S3Credentials?,
     conditionalWrites: ProviderTraits.ConditionalWrites = .unknown, versioned: Bool = false,
     multipartThreshold: Int64 = 64 << 20, partSize: Int64 = 16 << 20, copyPartThreshold: Int64 = 5 << 30,
-    copyPartSize: Int64 = 512 << 20, listing: S3ListingDialect = S3ListingDialect()
+    copyPartSize: Int64 = 512 << 20, listing: S3ListingDialect = S3ListingDialect(), journalFolder: URL? = nil,
+    firstByteTimeout: Duration = S3Client.defaultFirstByteTimeout
   ) {
+    self.firstByteTimeout = firstByteTimeout
     self.listing = listing
+    self.relocations = journalFolder.map(S3RelocationJournal.init(folder:))
     self.copyPartThreshold = min(5 << 30, max(5 << 20, copyPartThreshold))
     self.copyPartSize = min(5 << 30, max(5 << 20, copyPartSize))
     self.domain = domain
@@ -83,7 +97,7 @@ public final class S3Provider: Provider, PathKeyedProvider, AccountStatusProvidi
         .notAuthenticated,
         "no credentials for \(domain.rawValue): set AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, a profile in ~/.aws, or sign in")
     }
-    return S3Client(endpoint: endpoint, credentials: credentials, listing: listing)
+    return S3Client(endpoint: endpoint, credentials: credentials, listing: listing, firstByteTimeout: firstByteTimeout)
   }
 
   /// Runs `body` with a client; S3 failures become `ProviderError`s naming the location's paths.
@@ -101,7 +115,7 @@ public final class S3Provider: Provider, PathKeyedProvider, AccountStatusProvidi
   /// A person typed an access key id (as the user) and its secret.
   public func authenticate(_ given: Credentials) async throws(ProviderError) {
     let candidate = S3Credentials(accessKeyID: given.user, secretAccessKey: given.secret)
-    let c = S3Client(endpoint: endpoint, credentials: candidate, listing: listing)
+    let c = S3Client(endpoint: endpoint, credentials: candidate, listing: listing, firstByteTimeout: firstByteTimeout)
     do {
       _ = try await c.listObjects(maxKeys: 1)
     } catch {

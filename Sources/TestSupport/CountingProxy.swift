@@ -49,22 +49,7 @@ public final class CountingProxy: @unchecked Sendable {
   public init(upstreamPort: Int, holdAfter: Int? = nil) throws {
     self.upstreamPort = upstreamPort
     self.holdAfter = holdAfter
-    let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    self.listener = listener
-    var yes: Int32 = 1
-    setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-    var address = Self.loopback(port: 0)
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(listener, $0, length) == 0 && getsockname(listener, $0, &length) == 0
-      }
-    }
-    guard bound, listen(listener, 16) == 0 else {
-      close(listener)
-      throw POSIXError(.EADDRINUSE)
-    }
-    port = Int(UInt16(bigEndian: address.sin_port))
+    (listener, port) = try LoopbackListener.open()
     Thread { [self] in accepting() }.start()
   }
 

@@ -29,21 +29,7 @@ public final class ScriptedHTTPServer: @unchecked Sendable {
   /// - Parameter script: The raw answer to the n-th request (0-based).
   public init(script: @escaping @Sendable (Received, Int) -> [UInt8]) throws {
     self.script = script
-    let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    self.listener = listener
-    var yes: Int32 = 1
-    setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(listener, $0, length) == 0 && getsockname(listener, $0, &length) == 0
-      }
-    }
-    guard bound, listen(listener, 16) == 0 else { throw POSIXError(.EADDRINUSE) }
-    port = Int(UInt16(bigEndian: address.sin_port))
+    (listener, port) = try LoopbackListener.open()
     let thread = Thread { [self] in serve() }
     thread.start()
   }

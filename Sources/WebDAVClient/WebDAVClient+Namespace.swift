@@ -26,7 +26,7 @@ extension WebDAVClient {
     if path.isRoot { throw WebDAVError(.permissionDenied, "refusing to delete the account's own folder on \(server)") }
     let response = try await send(
       .DELETE, try url(path, collection: isCollection), headers: headers(ifMatch.map { [("If-Match", $0)] } ?? []),
-      operation: .delete, subject: path)
+      operation: .delete, subject: path, timeout: configuration.serverWorkTimeout)
     await drain(response)
     if response.status.code == 207 {
       throw WebDAVError(.unexpectedStatus, "some items below \(path) on \(server) could not be deleted (HTTP 207)", status: 207)
@@ -72,7 +72,7 @@ extension WebDAVClient {
     let response = try await send(
       method, try url(source, collection: isCollection),
       headers: headers([("Destination", target), ("Overwrite", overwrite ? "T" : "F")]), operation: operation,
-      subject: source)
+      subject: source, timeout: configuration.serverWorkTimeout)
     await drain(response)
     if response.status.code == 207 {
       throw WebDAVError(

@@ -24,10 +24,15 @@ public struct WebDAVConfiguration: Sendable {
   /// "host:port", escaped, for messages.
   public let serverName: String
 
-  /// How long a request may wait for the head of its answer (a server may think for a while
-  /// before the first byte of a large folder's listing). Connecting and stalls mid-transfer have
-  /// the shared client's limits (``DAVTransport``).
-  public var firstByteTimeout: Duration = .seconds(60)
+  /// How long a request may wait for the head of its answer: a listing, a PROPFIND, a probe, a
+  /// download's GET. A server that accepts and never answers reads as unreachable after this
+  /// rather than after the read timeout's 60 s. Uploads (their head comes after the body) and
+  /// server work have their own; connecting and stalls mid-transfer have the shared client's
+  /// limits (``DAVTransport``: bytes must keep flowing).
+  public var firstByteTimeout: Duration = .seconds(10)
+  /// For requests the server works on before it answers: MOVE, COPY and DELETE of a collection
+  /// (one request for a whole tree).
+  public var serverWorkTimeout: Duration = .seconds(60)
 
   /// - Parameters:
   ///   - url: `http(s)://host[:port]/path/`; a missing final `/` is added.

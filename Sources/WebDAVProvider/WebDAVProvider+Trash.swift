@@ -30,8 +30,7 @@ extension WebDAVProvider {
   /// A client of the bin, signed in as the location's client is.
   func trashClient(_ c: WebDAVClient) throws -> WebDAVClient {
     let bin = try requireTrash()
-    return WebDAVClient(
-      try WebDAVConfiguration(url: bin.url, user: c.configuration.user, password: c.configuration.password, caFile: caFile))
+    return WebDAVClient(try configuration(url: bin.url, user: c.configuration.user, password: c.configuration.password))
   }
 
   /// One entry of the bin that belongs to this location: its name there and where it was.

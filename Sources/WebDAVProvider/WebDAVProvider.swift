@@ -32,6 +32,8 @@ public final class WebDAVProvider: Provider, PathKeyedProvider, FolderVersionRea
   public let domain: DomainIdentifier
   public let url: URL
   public let caFile: String?
+  /// How long a listing or a probe waits for the answer to start (``WebDAVConfiguration/firstByteTimeout``).
+  public let firstByteTimeout: Duration
   /// What the probe found the server does with conditional writes. The traits state an unprobed
   /// server as ignoring them: it is written to as one, and its location says it cannot detect
   /// conflicting edits (as `folio domain list` does).
@@ -75,11 +77,15 @@ public final class WebDAVProvider: Provider, PathKeyedProvider, FolderVersionRea
   ///   - dialect: What `folio domain add` found the server speaks (``WebDAVDialect``).
   ///   - nextcloudPageSize: Entries per page of a Nextcloud listing.
   ///   - chunking: When a Nextcloud upload goes in chunks (chunked upload v2), and their size.
+  ///   - firstByteTimeout: How long a listing or a probe waits for the answer to start before the
+  ///     server reads as unreachable (per location: `first_byte_timeout`).
   public init(
     domain: DomainIdentifier, url: URL, user: String, caFile: String? = nil, password: @escaping PasswordSource,
     conditionalWrites: ProviderTraits.ConditionalWrites = .unknown, replacesInPlace: Bool? = nil,
-    dialect: WebDAVDialect = .generic, nextcloudPageSize: Int = 1000, chunking: NextcloudChunking = .standard
+    dialect: WebDAVDialect = .generic, nextcloudPageSize: Int = 1000, chunking: NextcloudChunking = .standard,
+    firstByteTimeout: Duration = .seconds(10)
   ) {
+    self.firstByteTimeout = firstByteTimeout
     self.dialect = dialect
     self.nextcloudPageSize = nextcloudPageSize
     self.chunking = chunking
@@ -108,10 +114,17 @@ public final class WebDAVProvider: Provider, PathKeyedProvider, FolderVersionRea
 
   private func makeClient(user: String, password: String) throws(ProviderError) -> WebDAVClient {
     do {
-      return WebDAVClient(try WebDAVConfiguration(url: url, user: user, password: password, caFile: caFile))
+      return WebDAVClient(try configuration(url: url, user: user, password: password))
     } catch {
       throw WebDAVErrorMapping.map(error, location: domain.rawValue)
     }
+  }
+
+  /// A client's configuration for `url`, with this location's first-byte deadline.
+  func configuration(url: URL, user: String, password: String) throws(WebDAVError) -> WebDAVConfiguration {
+    var made = try WebDAVConfiguration(url: url, user: user, password: password, caFile: caFile)
+    made.firstByteTimeout = firstByteTimeout
+    return made
   }
 
   /// Runs `body` with a client; WebDAV failures become `ProviderError`s.

@@ -116,7 +116,7 @@ if args.first == "_s3-get", args.count == 4 {
   exit(0)
 }
 if args.first == "_s3-put", args.count == 6 {
-  do { emit(try await S3Bench.upload(url: args[1], file: args[2], name: args[3], sha256: args[4], onePUT: args[5] == "one-put")) } catch { fail("\(error)") }
+  do { emit(try await S3Bench.upload(url: args[1], file: args[2], name: args[3], sha256: args[4], mode: args[5])) } catch { fail("\(error)") }
   exit(0)
 }
 if args.first == "_s3-list", args.count == 3 {

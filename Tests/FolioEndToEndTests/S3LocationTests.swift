@@ -8,14 +8,12 @@ import Testing
 /// and the command line works on it like on any location, against moto on loopback.
 @Suite(.offThePool) struct S3LocationTests {
   @Test func aBucketIsAddedProbedListedReadWrittenAndDeletedOnlyWhenSaidForGood() async throws {
-    let moto = try await MotoServer()
+    let bucket = try await MotoBucket.plain()
+    let moto = bucket.moto
     defer { moto.stop() }
     let s = try Sandbox()
-    let added = try s.folio(
-      [
-        "domain", "add", "store", "--s3", "s3://\(moto.plainBucket)/team", "--endpoint", moto.endpointURL,
-        "--access-key-id", moto.credentials.accessKeyID, "--secret-stdin",
-      ], stdin: moto.credentials.secretAccessKey + "\n")
+    let add = bucket.domainAdd("store", prefix: "team")
+    let added = try s.folio(add.arguments, stdin: add.stdin)
     #expect(added.status == 0 && added.out.contains("added 'store'"), "\(added)")
     #expect(!added.out.contains("cannot detect conflicting edits"), "moto refuses stale conditional writes: \(added)")
     let config = try String(contentsOfFile: s.configHome + "/folio/config.toml", encoding: .utf8)
@@ -57,14 +55,12 @@ import Testing
   /// A bucket keeps no tags: this computer does, and they follow a folder's rename made here
   /// (every key copied and deleted), so a search by tag finds the moved file.
   @Test func aFolderRenameKeepsTheTagsOfWhatItHolds() async throws {
-    let moto = try await MotoServer()
+    let bucket = try await MotoBucket.plain()
+    let moto = bucket.moto
     defer { moto.stop() }
     let s = try Sandbox()
-    let added = try s.folio(
-      [
-        "domain", "add", "store", "--s3", "s3://\(moto.plainBucket)", "--endpoint", moto.endpointURL,
-        "--access-key-id", moto.credentials.accessKeyID, "--secret-stdin",
-      ], stdin: moto.credentials.secretAccessKey + "\n")
+    let add = bucket.domainAdd("store")
+    let added = try s.folio(add.arguments, stdin: add.stdin)
     #expect(added.status == 0, "\(added)")
     try s.file("notes é #1.txt", "tagged\n")
     #expect(try s.folio("mkdir", "store:/Plans").status == 0)
@@ -81,10 +77,47 @@ import Testing
     #expect(!found.out.contains("store:/Plans/"), "\(found)")
   }
 
+  /// A folder rename a killed `folio` left in its journal (the plan written, no copy made yet) is
+  /// finished by the next `folio sync`: every key under the new name, none under the old, and the
+  /// tag of the file inside follows it.
+  @Test func aRenameLeftInTheJournalIsFinishedBySync() async throws {
+    let bucket = try await MotoBucket.plain()
+    let moto = bucket.moto
+    defer { moto.stop() }
+    let s = try Sandbox()
+    let add = bucket.domainAdd("store")
+    #expect(try s.folio(add.arguments, stdin: add.stdin).status == 0)
+    try s.file("notes é.txt", "tagged\n")
+    #expect(try s.folio("mkdir", "store:/Plans").status == 0)
+    #expect(try s.folio("cp", "notes é.txt", "store:/Plans/").status == 0)
+    #expect(try s.folio("tag", "store:/Plans/notes é.txt", "--add", "Red").status == 0)
+
+    func b64(_ text: String) -> String { Data(text.utf8).base64EncodedString() }
+    let job: [String: Any] = [
+      "id": "1-killed", "from": b64("/Plans"), "to": b64("/Archive"), "fromKey": b64("Plans"), "toKey": b64("Archive"),
+      "objects": [["key": b64("Plans/"), "size": 0], ["key": b64("Plans/notes é.txt"), "size": 7]],
+      "phase": "copying", "done": 0, "resumed": false,
+    ]
+    let journal = s.home + "/.local/state/folio/s3-jobs/store"
+    try FileManager.default.createDirectory(atPath: journal, withIntermediateDirectories: true)
+    try JSONSerialization.data(withJSONObject: job).write(to: URL(fileURLWithPath: journal + "/1-killed.json"))
+
+    let synced = try s.folio("sync")
+    #expect(synced.out.contains("finished 1 rename(s) left unfinished"), "\(synced)")
+    let keys = try await bucket.client().listObjects(prefix: [], delimiter: nil).objects.map {
+      String(decoding: $0.key, as: UTF8.self)
+    }
+    #expect(Set(keys) == ["Archive/", "Archive/notes é.txt"], "\(keys)")
+    #expect(!FileManager.default.fileExists(atPath: journal + "/1-killed.json"), "the job is done")
+    let found = try s.folio("search", "Red")
+    #expect(found.out.contains("store:/Archive/notes é.txt"), "\(found)")
+  }
+
   /// `folio ls` of a folder holding keys Folio cannot show lists what it can, then says which keys
   /// are not shown and ends in error (as for a local folder whose entries cannot be read).
   @Test func lsSaysWhichKeysItCannotShow() async throws {
-    let moto = try await MotoServer()
+    let bucket = try await MotoBucket.plain()
+    let moto = bucket.moto
     defer { moto.stop() }
     let raw = try moto.client(bucket: moto.plainBucket)
     let empty = try S3LocationFile.empty()
@@ -94,11 +127,8 @@ import Testing
         Array(key.utf8), fromFile: empty, size: 0, sha256: "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
     }
     let s = try Sandbox()
-    let added = try s.folio(
-      [
-        "domain", "add", "store", "--s3", "s3://\(moto.plainBucket)", "--endpoint", moto.endpointURL,
-        "--access-key-id", moto.credentials.accessKeyID, "--secret-stdin",
-      ], stdin: moto.credentials.secretAccessKey + "\n")
+    let add = bucket.domainAdd("store")
+    let added = try s.folio(add.arguments, stdin: add.stdin)
     #expect(added.status == 0, "\(added)")
     let listed = try s.folio("ls", "store:/a")
     #expect(listed.out.contains("ok.txt") && listed.out.contains("(1 key Folio cannot show)"), "\(listed)")
@@ -112,17 +142,15 @@ import Testing
   /// the machine's speed. Nothing is under the real key; `folio sync` then delivers exactly the
   /// bytes, completing the pending upload, and leaves none pending.
   @Test func aMultipartUploadKilledMidwayIsResumedBySyncWithExactlyTheBytes() async throws {
-    let moto = try await MotoServer()
+    let bucket = try await MotoBucket.plain()
+    let moto = bucket.moto
     defer {
       moto.resume()
       moto.stop()
     }
     let s = try Sandbox()
-    let added = try s.folio(
-      [
-        "domain", "add", "store", "--s3", "s3://\(moto.plainBucket)", "--endpoint", moto.endpointURL,
-        "--access-key-id", moto.credentials.accessKeyID, "--secret-stdin",
-      ], stdin: moto.credentials.secretAccessKey + "\n")
+    let add = bucket.domainAdd("store")
+    let added = try s.folio(add.arguments, stdin: add.stdin)
     #expect(added.status == 0, "\(added)")
     let payload = try s.file("payload.bin", "")
     try Data(randomBytes(96 << 20, seed: 23)).write(to: URL(fileURLWithPath: payload))
@@ -157,14 +185,12 @@ import Testing
   }
 
   @Test func aWrongSecretAddsNothing() async throws {
-    let moto = try await MotoServer()
+    let bucket = try await MotoBucket.plain()
+    let moto = bucket.moto
     defer { moto.stop() }
     let s = try Sandbox()
-    let added = try s.folio(
-      [
-        "domain", "add", "store", "--s3", "s3://\(moto.plainBucket)", "--endpoint", moto.endpointURL,
-        "--access-key-id", moto.credentials.accessKeyID, "--secret-stdin",
-      ], stdin: "not the secret\n")
+    let add = bucket.domainAdd("store", secret: "not the secret")
+    let added = try s.folio(add.arguments, stdin: add.stdin)
     #expect(added.status != 0 && added.err.contains("store"), "\(added)")
     let config = (try? String(contentsOfFile: s.configHome + "/folio/config.toml", encoding: .utf8)) ?? ""
     #expect(!config.contains("type = \"s3\""), "nothing saved: \(config)")

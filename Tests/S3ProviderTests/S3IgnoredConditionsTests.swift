@@ -12,11 +12,7 @@ import Testing
 /// replaced, and a stale edit still keeps both versions.
 @Suite(.offThePool)
 struct S3IgnoredConditionsTests {
-  func file(_ text: String) throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("s3ign-\(UUID().uuidString)")
-    try Data(text.utf8).write(to: url)
-    return url
-  }
+  func file(_ text: String) throws -> URL { try MotoBucket.textFile(text) }
 
   func text(_ p: S3Provider, _ path: String) async throws -> String {
     let item = try await p.item(at: ItemPath(path))
@@ -28,10 +24,10 @@ struct S3IgnoredConditionsTests {
 
   @Test(arguments: [false, true])
   func aStaleEditKeepsBothVersionsWithoutConditionalWrites(versioned: Bool) async throws {
-    let moto = try await MotoServer()
-    defer { moto.stop() }
-    let endpoint = try S3Endpoint(
-      bucket: versioned ? moto.versionedBucket : moto.plainBucket, region: moto.region, endpoint: moto.endpointURL)
+    let bucket = try await MotoBucket.started(versioned: versioned)
+    defer { bucket.stop() }
+    let endpoint = try bucket.endpoint()
+    let moto = bucket.moto
     let mine = S3Provider(
       domain: DomainIdentifier(unchecked: "bucket"), endpoint: endpoint, credentials: moto.credentials,
       conditionalWrites: .ignored, versioned: versioned)

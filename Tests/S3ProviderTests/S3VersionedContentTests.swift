@@ -12,11 +12,7 @@ import Testing
 /// upload give, so nothing that compares versions sees a change that did not happen.
 @Suite(.offThePool)
 struct S3VersionedContentTests {
-  func file(_ text: String) throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("s3v-\(UUID().uuidString)")
-    try Data(text.utf8).write(to: url)
-    return url
-  }
+  func file(_ text: String) throws -> URL { try MotoBucket.textFile(text) }
 
   func listed(_ p: S3Provider, _ name: String) async throws -> Item {
     let page = try await p.enumerate(
@@ -25,16 +21,15 @@ struct S3VersionedContentTests {
   }
 
   @Test func theVersionIDIsPartOfTheContentVersion() async throws {
-    let moto = try await MotoServer()
-    defer { moto.stop() }
+    let bucket = try await MotoBucket.started(versioned: true)
+    defer { bucket.stop() }
     let p = S3Provider(
       domain: DomainIdentifier(unchecked: "bucket"),
-      endpoint: try S3Endpoint(bucket: moto.versionedBucket, region: moto.region, endpoint: moto.endpointURL),
-      credentials: moto.credentials, conditionalWrites: .honoured, versioned: true)
+      endpoint: try bucket.endpoint(), credentials: bucket.moto.credentials, conditionalWrites: .honoured, versioned: true)
     let made = try await p.createItem(
       ItemTemplate(parentIdentifier: .root, filename: ItemName("a.txt"), contentType: .plainText), fields: [.contents],
       contents: try file("same"), options: [])
-    let raw = try moto.client(bucket: moto.versionedBucket)
+    let raw = try bucket.client()
     let first = try await raw.headObject(Array("a.txt".utf8))
     let versionID = try #require(first.versionID)
     #expect(String(decoding: made.version.content, as: UTF8.self) == "\(first.etag) \(versionID)")
