@@ -20,13 +20,11 @@ public struct FolioPaths: Sendable, Equatable {
   public var dataHome: URL
   /// `$XDG_CACHE_HOME`, default `~/.cache`.
   public var cacheHome: URL
-  /// `$XDG_STATE_HOME`, default `~/.local/state`: work under way that must outlive a crash (an
-  /// S3 rename's journal), neither a setting nor a cache.
+  /// `$XDG_STATE_HOME`, default `~/.local/state`: what must outlive a run but is neither a
+  /// setting nor a cache — work under way (an S3 rename's journal) and the browser's view choices.
   public var stateHome: URL
   /// `$XDG_DATA_DIRS` (absolute entries only), default `/usr/local/share` and `/usr/share`.
   public var dataDirectories: [URL]
-  /// `$XDG_STATE_HOME`, default `~/.local/state`: what the browser keeps between runs.
-  public var stateHome: URL
 
   public init(environment: [String: String]) {
     let home = Self.absolute(environment["HOME"]) ?? Self.passwordDatabaseHome() ?? "/"
