@@ -46,7 +46,10 @@ public struct AppServices: Sendable {
 extension AppServices {
   /// Each domain as the sidebar lists it under Locations; a remote one shows its state once its
   /// first status check answers.
-  public func locationEntries() -> [LocationEntry] {
+  public func locationEntries() -> [LocationEntry] { Self.locationEntries(of: registry) }
+
+  /// The same from the registry alone: the launch draws the sidebar before the index is open.
+  public static func locationEntries(of registry: DomainRegistry) -> [LocationEntry] {
     registry.domains.map { d in
       var entry = LocationEntry(
         domain: d.identifier, name: d.displayName,

@@ -125,6 +125,14 @@ public final class BrowserApp {
           reduce(.key(more))
           extra += 1
         }
+        // The key's frame goes out from this thread, now: after the yield below, the loop resumes
+        // on another of the pool's threads (a futex wake, and on a busy machine a wait for a
+        // core) before it could draw (docs/BENCHMARKS.md, issue 13: Down key).
+        await drain()
+        if dirty {
+          terminal.present(AppView.render(state))
+          dirty = false
+        }
       }
       if Date().timeIntervalSince(lastTick) > 0.12, isBusy {
         lastTick = Date()

@@ -11,7 +11,20 @@ extension AppState {
   /// Starts the app: the first enumeration, Recents and the sidebar.
   public mutating func start() -> [Effect] {
     let remote = sidebar.locations.filter(\.isRemote).map(\.domain)
-    return enumerateCurrent() + [.loadRecents(tag: nil), .refreshSidebar] + (remote.isEmpty ? [] : [.checkLocations(remote)])
+    // Rows shown at launch (``showLaunchPage(_:total:isComplete:)``) stay until the enumeration's
+    // own first page replaces them.
+    return enumerateCurrent(keepingRows: !browse.list.isEmpty) + [.loadRecents(tag: nil), .refreshSidebar]
+      + (remote.isEmpty ? [] : [.checkLocations(remote)])
+  }
+
+  /// The start folder's first page as the provider read it, on screen before the app runs: the
+  /// index (tags, last use) may still be opening — a new one is created and migrated, with its
+  /// `fdatasync`s — and the first screen does not wait for it (issue 13). ``start()`` keeps
+  /// these rows until the enumeration's first page, annotated from the index, replaces them.
+  public mutating func showLaunchPage(_ items: [Item], total: Int?, isComplete: Bool) {
+    browse.list = PagedList(pageSize: browse.list.pageSize)
+    browse.list.store(offset: 0, items: items, total: total, isComplete: isComplete)
+    browse.isLoading = !isComplete && total == nil
   }
 
   /// The reducer: applies an action and returns the effects to perform. Pure: no I/O here.

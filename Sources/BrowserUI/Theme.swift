@@ -118,21 +118,31 @@ public struct Theme: Sendable, Equatable {
 
 extension StyleRole {
   /// The role's key in a theme file: `listSelected` → `list-selected`.
+  ///
+  /// The raw values are ASCII identifiers, so the key is made from their bytes: a theme's load
+  /// looks up every role it names, and `Character.isUppercase` with `lowercased()` per character,
+  /// over every role for each name, was 14 M instructions of a launch (docs/BENCHMARKS.md, issue 13).
   public var themeKey: String {
-    var key = ""
-    for ch in rawValue {
-      if ch.isUppercase {
-        key += "-" + ch.lowercased()
+    var key: [UInt8] = []
+    key.reserveCapacity(rawValue.utf8.count + 4)
+    for byte in rawValue.utf8 {
+      if byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") {
+        key.append(UInt8(ascii: "-"))
+        key.append(byte + 32)
       } else {
-        key.append(ch)
+        key.append(byte)
       }
     }
-    return key
+    return String(decoding: key, as: UTF8.self)
   }
+
+  /// Every role by its theme-file key, made once.
+  private static let byThemeKey: [String: StyleRole] = Dictionary(
+    uniqueKeysWithValues: allCases.map { ($0.themeKey, $0) })
 
   /// The role a theme file names, or nil.
   public init?(themeKey: String) {
-    guard let role = StyleRole.allCases.first(where: { $0.themeKey == themeKey }) else { return nil }
+    guard let role = StyleRole.byThemeKey[themeKey] else { return nil }
     self = role
   }
 }

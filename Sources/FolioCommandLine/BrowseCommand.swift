@@ -55,16 +55,43 @@ struct BrowseCommand: AsyncParsableCommand {
       valueName: "FILE"))
   var chooserFile: String?
 
-  /// The launch runs what the first screen waits for side by side (docs/BENCHMARKS.md, cause 1):
-  /// the start folder's first page is asked for as soon as the folder is known, and the index
-  /// opens, the theme loads and the terminal starts while the provider reads it.
+  /// What was asked for, as plain values.
+  var options: BrowseOptions {
+    BrowseOptions(
+      path: path, theme: theme, ascii: ascii, noColor: noColor, mouse: mouse, cwdFile: cwdFile, chooserFile: chooserFile)
+  }
+
   @MainActor
   func run() async throws {
-    try await browse(hints: [:])
+    try await options.browse(hints: [:])
   }
 
   /// The UI, with `hints` for the sign-in prompts of some locations (`folio demo` shows its
   /// password there).
+  @MainActor
+  func browse(hints: [DomainIdentifier: String]) async throws {
+    try await options.browse(hints: hints)
+  }
+}
+
+/// What `folio [PATH]` was asked for, as plain values: `folio` alone runs from the defaults
+/// without going through ArgumentParser, whose parse of the command tree was ~19 M instructions
+/// of a launch (issue 13, docs/BENCHMARKS.md).
+struct BrowseOptions: Sendable {
+  var path = "."
+  var theme: String?
+  var ascii = false
+  var noColor = false
+  var mouse = false
+  var cwdFile: String?
+  var chooserFile: String?
+
+  /// The launch runs what the first screen waits for side by side (docs/BENCHMARKS.md, cause 1):
+  /// the start folder's first page is asked for as soon as the folder is known, and the index
+  /// opens, the theme loads and the terminal starts while the provider reads it.
+  ///
+  /// - Parameter hints: for the sign-in prompts of some locations (`folio demo` shows its
+  ///   password there).
   @MainActor
   func browse(hints: [DomainIdentifier: String]) async throws {
     // Large temporary buffers (a million-entry folder's names, sort keys, pages) get mappings of
@@ -124,25 +151,7 @@ struct BrowseCommand: AsyncParsableCommand {
       Console.err(TerminalText.escape(error.description))
       throw ExitCode(3)
     }
-    let index: WorkingSetIndex
-    switch await launch.index.value {
-    case .success(let i): index = i
-    case .failure(let error):
-      firstPage?.cancel()
-      Console.err(error.message)
-      throw ExitCode(Console.exitCode(for: error))
-    }
-    let context = FolioContext.make(
-      paths: launch.paths, configuration: launch.configuration, registry: launch.registry, index: index)
-    let engine = BrowseRemote.engine(
-      registry: context.registry, index: index, configuration: context.configuration, paths: context.paths)
-    var services = AppServices(
-      registry: context.registry, items: context.items, index: context.index, actions: context.actions,
-      openers: context.openers, sync: engine,
-      remote: BrowseRemote.hooks(registry: context.registry, configuration: context.configuration, paths: context.paths),
-      signIn: signIn, preview: .configured(by: context.configuration, paths: context.paths))
-    services.viewChoicesFile = launch.paths.viewChoicesFile
-    state.sidebar.locations = BrowseRemote.locations(services, configuration: context.configuration, hints: hints)
+    // The terminal and the launch's first frame need nothing from the index (issue 13).
     let terminal: NCursesTerminal
     do {
       terminal = try NCursesTerminal(theme: loaded, colorMode: noColor ? .none : .auto, mouse: mouse)
@@ -156,16 +165,42 @@ struct BrowseCommand: AsyncParsableCommand {
     state.width = size.width
     state.height = size.height
     state.ascii = ascii || !utf8
-    state.customActions = services.customActionEntries()
-    switch context.configuration.preview.pane {
+    state.sidebar.locations = BrowseRemote.locations(launch.registry, configuration: launch.configuration, hints: hints)
+    switch launch.configuration.preview.pane {
     case .auto: state.preview.visibility = .automatic
     case .on: state.preview.visibility = .shown
     case .off: state.preview.visibility = .hidden
     }
     // Checked when the configuration was loaded (FolioConfiguration.loadChecked).
-    state.keyMap = KeyMap.standard.overridden(by: context.configuration.keyBindings).0
+    state.keyMap = KeyMap.standard.overridden(by: launch.configuration.keyBindings).0
     state.isPicker = chooserFile != nil
     if state.isPicker { state.message = StatusMessage("Picker: Enter chooses a file (or the marked items), q cancels") }
+    if let firstPage, case .page(let page) = await LaunchRace.first(page: firstPage, index: launch.index) {
+      // The folder was read before the index was open (a new index is created and migrated):
+      // its rows go on screen now, and the app's first page, with tags and last use, replaces them.
+      state.showLaunchPage(page.items, total: page.totalCount, isComplete: page.nextPage == nil)
+      terminal.present(AppView.render(state))
+    }
+    let index: WorkingSetIndex
+    switch await launch.index.value {
+    case .success(let i): index = i
+    case .failure(let error):
+      firstPage?.cancel()
+      terminal.shutdown()
+      Console.err(error.message)
+      throw ExitCode(Console.exitCode(for: error))
+    }
+    let context = FolioContext.make(
+      paths: launch.paths, configuration: launch.configuration, registry: launch.registry, index: index)
+    let engine = BrowseRemote.engine(
+      registry: context.registry, index: index, configuration: context.configuration, paths: context.paths)
+    var services = AppServices(
+      registry: context.registry, items: context.items, index: context.index, actions: context.actions,
+      openers: context.openers, sync: engine,
+      remote: BrowseRemote.hooks(registry: context.registry, configuration: context.configuration, paths: context.paths),
+      signIn: signIn, preview: .configured(by: context.configuration, paths: context.paths))
+    services.viewChoicesFile = launch.paths.viewChoicesFile
+    state.customActions = services.customActionEntries()
     let app = BrowserApp(
       state: state, terminal: terminal, services: services, prefetched: firstPage.map { (domain.identifier, $0) })
     // The engine starts beside the UI (it tidies after a crash first): uploads left by an earlier
@@ -224,5 +259,51 @@ struct BrowseCommand: AsyncParsableCommand {
     } catch {
       return .failure(error)
     }
+  }
+}
+
+/// What the launch has first: the start folder's first page, or the index.
+///
+/// A new index is created and migrated at the first launch (and at every launch of the
+/// benchmark's fresh HOME), `fdatasync`s included, while the folder is read. When the page wins,
+/// the browser draws it at once (``AppState/showLaunchPage(_:total:isComplete:)``) instead of
+/// waiting for the index before its first frame (issue 13: "the first screen never waits for the
+/// index"). Neither read is cancelled: the loser still finishes, for the app that starts next.
+enum LaunchRace: Sendable {
+  case page(ItemPage)
+  case index
+
+  /// - Returns: `.page` when the first page was read before the index was open; `.index`
+  ///   otherwise, and when the read failed (the app shows why).
+  static func first(
+    page: FirstPagePrefetch, index: Task<Result<WorkingSetIndex, ProviderError>, Never>
+  ) async -> LaunchRace {
+    await withCheckedContinuation { (continuation: CheckedContinuation<LaunchRace, Never>) in
+      let finish = ResumeOnce(continuation)
+      Task.detached {
+        _ = await index.value
+        finish.resume(.index)
+      }
+      Task.detached {
+        guard let p = await page.peek() else { return }
+        finish.resume(.page(p))
+      }
+    }
+  }
+}
+
+/// A continuation resumed by whichever of two tasks comes first.
+private final class ResumeOnce: @unchecked Sendable {
+  private let lock = NSLock()
+  private var continuation: CheckedContinuation<LaunchRace, Never>?
+
+  init(_ continuation: CheckedContinuation<LaunchRace, Never>) { self.continuation = continuation }
+
+  func resume(_ value: LaunchRace) {
+    let c: CheckedContinuation<LaunchRace, Never>? = lock.withLock {
+      defer { continuation = nil }
+      return continuation
+    }
+    c?.resume(returning: value)
   }
 }

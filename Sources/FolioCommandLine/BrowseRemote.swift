@@ -56,10 +56,10 @@ enum BrowseRemote {
   /// The sidebar's locations: remote ones with the user they sign in as and a hint for the
   /// prompt (`folio demo` gives one).
   static func locations(
-    _ services: AppServices, configuration: FolioConfiguration, hints: [DomainIdentifier: String]
+    _ registry: DomainRegistry, configuration: FolioConfiguration, hints: [DomainIdentifier: String]
   ) -> [LocationEntry] {
     let users = configuredUsers(configuration)
-    return services.locationEntries().map { entry in
+    return AppServices.locationEntries(of: registry).map { entry in
       var e = entry
       e.userName = users[entry.domain]
       e.signInHint = hints[entry.domain]

@@ -45,6 +45,13 @@ extension FolioCommand {
       Foundation.exit(AskpassHelper.run(arguments: RawArguments.raw, environment: environment))
     }
     do {
+      // `folio` alone opens the browser with every option at its default: nothing to parse, and
+      // ArgumentParser's parse of the command tree (each new type a conformance lookup over the
+      // whole binary) was ~19 M instructions of the launch (issue 13, docs/BENCHMARKS.md).
+      if CommandLine.arguments.count <= 1 {
+        try await BrowseOptions().browse(hints: [:])
+        return
+      }
       var command = try parseAsRoot()
       if var asyncCommand = command as? any AsyncParsableCommand {
         try await asyncCommand.run()

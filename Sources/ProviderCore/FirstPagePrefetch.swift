@@ -33,6 +33,14 @@ public final class FirstPagePrefetch: Sendable {
     return await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
   }
 
+  /// The page once it is read, or nil when the read failed or was cancelled, without adopting
+  /// it: the launch draws it before the app (and the index it needs) is ready, and the app's
+  /// enumeration still adopts the same page. Cancelling the caller leaves the read going.
+  public func peek() async -> ItemPage? {
+    if case .success(let page) = await task.value { return page }
+    return nil
+  }
+
   /// Stops the read (the page will not be used).
   public func cancel() { task.cancel() }
 }

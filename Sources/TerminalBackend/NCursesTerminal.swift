@@ -45,6 +45,8 @@ public struct TerminalError: Error, Sendable, Equatable, CustomStringConvertible
 public final class NCursesTerminal: TerminalDevice {
   let window: UnsafeMutablePointer<WINDOW>
   private var appearances: RoleAppearances
+  /// The appearance of the last plain cell drawn in this frame (``draw(_:x:y:columns:)``).
+  private var lastPlain: (role: StyleRole, background: StyleRole?, appearance: RoleAppearance)?
   private let mouseEnabled: Bool
   /// What the terminal shows (after the last `present`); nil forces a full redraw.
   private var presented: Screen?
@@ -156,6 +158,7 @@ public final class NCursesTerminal: TerminalDevice {
     var previous = presented.flatMap { $0.width == screen.width && $0.height == screen.height ? $0 : nil }
     // A picture needs up to a pair per cell: when the pairs are nearly spent, the preview's are
     // recycled, and the whole frame is drawn again with the new ones.
+    lastPlain = nil
     let before = appearances.pairsInUse
     appearances.recycleInkPairs(ifFewerThan: columns * rows)
     if appearances.pairsInUse < before { previous = nil }
@@ -209,18 +212,22 @@ public final class NCursesTerminal: TerminalDevice {
   /// which DisplayWidth counts as 2 and glibc as 1) gets a blank after it, so the grid stays where
   /// the views put it; a control character that slipped through becomes `?`.
   private func draw(_ cell: Cell, x: Int, y: Int, columns: Int) {
-    let appearance =
-      cell.ink == .plain
-      ? appearances.appearance(of: cell.role, on: cell.background) : appearances.appearance(of: cell.role, ink: cell.ink)
+    let appearance: RoleAppearance
+    if cell.ink == .plain {
+      // Neighbouring cells nearly always share their role: one dictionary lookup (a String's
+      // hash: the roles' raw values) per run of them instead of one per cell.
+      if let last = lastPlain, last.role == cell.role, last.background == cell.background {
+        appearance = last.appearance
+      } else {
+        appearance = appearances.appearance(of: cell.role, on: cell.background)
+        lastPlain = (cell.role, cell.background, appearance)
+      }
+    } else {
+      appearance = appearances.appearance(of: cell.role, ink: cell.ink)
+    }
     if cell.width == 1, let byte = cell.asciiByte, byte >= 0x20, byte < 0x7F {
       // Printable ASCII, nearly every cell: one column wide for wcwidth too, no Glyph to build.
-      var cc = cchar_t()
-      var pair = appearance.pair
-      var chars: (wchar_t, wchar_t) = (wchar_t(byte), 0)
-      withUnsafePointer(to: &chars) {
-        $0.withMemoryRebound(to: wchar_t.self, capacity: 2) { _ = setcchar(&cc, $0, appearance.attributes, 0, &pair) }
-      }
-      _ = mvwadd_wch(window, Int32(y), Int32(x), &cc)
+      Self.addASCII(byte, appearance: appearance, to: window, x: x, y: y)
       return
     }
     var cellWidth = Int(cell.width)
@@ -237,6 +244,20 @@ public final class NCursesTerminal: TerminalDevice {
         put(Glyph(" "), x: x + pad, y: y, appearance: appearance)
       }
     }
+  }
+
+  /// Nonisolated: closures made in a main-actor method get a check of the executor on entry
+  /// (two per cell here, ~10 % of a full frame's instructions).
+  private nonisolated static func addASCII(
+    _ byte: UInt8, appearance: RoleAppearance, to window: UnsafeMutablePointer<WINDOW>, x: Int, y: Int
+  ) {
+    var cc = cchar_t()
+    var pair = appearance.pair
+    var chars: (wchar_t, wchar_t) = (wchar_t(byte), 0)
+    withUnsafePointer(to: &chars) {
+      $0.withMemoryRebound(to: wchar_t.self, capacity: 2) { _ = setcchar(&cc, $0, appearance.attributes, 0, &pair) }
+    }
+    _ = mvwadd_wch(window, Int32(y), Int32(x), &cc)
   }
 
   private func put(_ glyph: Glyph, x: Int, y: Int, appearance: RoleAppearance) {

@@ -410,4 +410,16 @@ private func loadError(_ text: String, others: [String: String] = [:]) throws ->
     #expect(StyleRole(themeKey: "tagOrange") == nil)
     #expect(Set(StyleRole.allCases.map(\.themeKey)).count == StyleRole.allCases.count)
   }
+
+  /// The keys are made from the raw values' bytes and looked up in a table (issue 13): the same
+  /// keys as the per-character spelling they replace, and every role found by its own.
+  @Test func everyRoleIsFoundByItsKey() {
+    for role in StyleRole.allCases {
+      let spelled = role.rawValue.reduce(into: "") { key, ch in key += ch.isUppercase ? "-" + ch.lowercased() : String(ch) }
+      #expect(role.themeKey == spelled)
+      #expect(StyleRole(themeKey: role.themeKey) == role)
+    }
+    #expect(StyleRole(themeKey: "") == nil)
+    #expect(StyleRole(themeKey: "LIST-SELECTED") == nil)
+  }
 }
