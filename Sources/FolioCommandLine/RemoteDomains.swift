@@ -114,7 +114,7 @@ enum RemoteDomains {
       chunking: settings["chunk_size_mib"].flatMap { Int64($0) }.map {
         NextcloudChunking(threshold: max(5, $0) << 20, chunkSize: max(5, $0) << 20)
       } ?? .standard,
-      firstByteTimeout: firstByteTimeout(settings) ?? .seconds(10))
+      firstByteTimeout: firstByteTimeout(settings) ?? .seconds(30))
   }
 
   /// A `[[domain]] type = "sftp"`: `host` (anything ssh takes: an alias of ~/.ssh/config,

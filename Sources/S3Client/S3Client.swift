@@ -66,7 +66,7 @@ public final class S3Client: Sendable {
   }
 
   /// Ten seconds: a listing page, a HEAD or a probe is answered well within it by a live store.
-  public static let defaultFirstByteTimeout: Duration = .seconds(10)
+  public static let defaultFirstByteTimeout: Duration = .seconds(30)
 
   /// Seconds to add to this machine's clock to get the server's, learnt from a skew refusal.
   public var clockOffset: TimeInterval { clock.value }

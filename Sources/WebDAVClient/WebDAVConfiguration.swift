@@ -29,7 +29,7 @@ public struct WebDAVConfiguration: Sendable {
   /// rather than after the read timeout's 60 s. Uploads (their head comes after the body) and
   /// server work have their own; connecting and stalls mid-transfer have the shared client's
   /// limits (``DAVTransport``: bytes must keep flowing).
-  public var firstByteTimeout: Duration = .seconds(10)
+  public var firstByteTimeout: Duration = .seconds(30)
   /// For requests the server works on before it answers: MOVE, COPY and DELETE of a collection
   /// (one request for a whole tree).
   public var serverWorkTimeout: Duration = .seconds(60)

@@ -83,7 +83,7 @@ public final class WebDAVProvider: Provider, PathKeyedProvider, FolderVersionRea
     domain: DomainIdentifier, url: URL, user: String, caFile: String? = nil, password: @escaping PasswordSource,
     conditionalWrites: ProviderTraits.ConditionalWrites = .unknown, replacesInPlace: Bool? = nil,
     dialect: WebDAVDialect = .generic, nextcloudPageSize: Int = 1000, chunking: NextcloudChunking = .standard,
-    firstByteTimeout: Duration = .seconds(10)
+    firstByteTimeout: Duration = .seconds(30)
   ) {
     self.firstByteTimeout = firstByteTimeout
     self.dialect = dialect

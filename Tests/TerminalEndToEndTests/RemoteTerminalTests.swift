@@ -191,7 +191,7 @@ extension TerminalEndToEndTests {
       try term.send("Enter")
       // The badge and the sidebar's state come from two events of the queue: wait for both.
       var screen = try term.wait(until: "the ! badge on a.txt, what to do in the status line, over quota in the sidebar") {
-        $0.listRows.contains { $0.contains("! a.txt") } && $0.lines.last?.contains("Free space on the server") == true
+        $0.listRows.contains { $0.contains("! a.txt") } && $0.lines.last?.contains("Free space on the") == true
           && $0.contains("over quota")
       }
       #expect(screen.contains("over quota"), "the sidebar says so:\n\(screen.framed)")
