@@ -354,5 +354,9 @@ let package = Package(
     .testTarget(
       name: "TerminalEndToEndTests", dependencies: ["TestExecution", "ProviderAPI", "TestSupport", "SSHTestSupport", "SFTPClient"],
       swiftSettings: strict),
+    // The extensions shipped in Extensions/ (python3; sh + jq), each through scripted FEP/1 sessions.
+    .testTarget(
+      name: "ShippedExtensionTests", dependencies: ["TestExecution", .product(name: "Crypto", package: "swift-crypto")],
+      swiftSettings: strict),
   ]
 )

@@ -33,6 +33,10 @@ extension TerminalEndToEndTests {
         #expect(FileManager.default.fileExists(atPath: prefix + "/" + file), "\(file) is not installed")
       }
       #expect(FileManager.default.isExecutableFile(atPath: prefix + "/bin/folio"))
+      // The shipped extensions, beside the binary where a location's `command` finds them.
+      for program in ["folio-ext-sqlite", "folio-ext-shdir"] {
+        #expect(FileManager.default.isExecutableFile(atPath: prefix + "/bin/" + program), "\(program) is not installed")
+      }
 
       try sandbox.file("hello.txt", "hi")
       // No system data directory has Folio's themes: only PREFIX/share, found from bin/folio.
