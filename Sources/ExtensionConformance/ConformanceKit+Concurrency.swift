@@ -10,9 +10,16 @@ extension ConformanceKit {
     var big: (item: WireItem, bytes: [UInt8])?
     check("prepare-a-big-file") {
       let s = try session()
-      guard caps.create else { throw CheckSkip("needs write.create to upload a \(options.bigSize >> 20) MiB file (not declared)") }
-      let bytes = bytes(options.bigSize, seed: 10)
-      big = (try create(s, parent: try scratch(s), name: "big.bin", bytes: bytes), bytes)
+      if caps.create {
+        let bytes = bytes(options.bigSize, seed: 10)
+        big = (try create(s, parent: try scratch(s), name: "big.bin", bytes: bytes), bytes)
+      } else if let file = try fixtureItem(s, FixtureLayout.contentFile) {
+        // Read-only: the fixture's 3 MiB file stands in (the kill check needs a write and skips).
+        big = (file, FixtureLayout.contentBytes())
+        transcript.record("!!", "read-only: the fixture's \(FixtureLayout.contentFile) is the big file")
+      } else {
+        throw CheckSkip("needs write.create to upload a \(options.bigSize >> 20) MiB file, or --fixture (docs/EXTENSIONS.md §6)")
+      }
     }
     check("eight-item-calls-during-a-download") {
       guard let big else { throw CheckSkip("no big file") }
@@ -50,6 +57,7 @@ extension ConformanceKit {
     }
     check("kill-9-mid-upload-then-replay-creates-once") {
       guard let big else { throw CheckSkip("no big file") }
+      guard caps.create else { throw CheckSkip("not declared (write.create)") }
       let folder = try scratch(try session())
       let before = Set(try enumerateAll(try session(), folder).items.map(\.nameBytes))
       let s = try freshSession()

@@ -49,7 +49,11 @@ extension ConformanceKit {
       let session = try start()
       s = session
       let reply = session.call("initialize", initializeParams(config: config), timeout: 10)
-      if reply.result == nil { try expectError(reply, offline, "initialize while unavailable") }
+      if let result = reply.result {
+        learn(result)
+      } else {
+        try expectError(reply, offline, "initialize while unavailable")
+      }
     }
     func call(_ name: String, _ needed: Bool, _ why: String, _ method: String, _ params: JSONValue) {
       check(name) {

@@ -183,6 +183,13 @@ public final class ConformanceKit: @unchecked Sendable {
     return session
   }
 
+  /// Keeps the first `initialize` answer's capabilities (a group run alone learns them from its own).
+  func learn(_ result: JSONValue) {
+    guard initializeResult == nil else { return }
+    initializeResult = result
+    caps = DeclaredCapabilities(result["capabilities"])
+  }
+
   /// The shared session, opened on first use (describe first, for the settings marked secret).
   func session() throws -> ExtensionSession {
     if let shared, shared.process.exit == nil { return shared }

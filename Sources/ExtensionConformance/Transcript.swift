@@ -33,7 +33,10 @@ public final class Transcript: @unchecked Sendable {
     var line = text
     for secret in secrets { line = line.replacingOccurrences(of: secret, with: "«redacted»") }
     line = TerminalText.escape(line)
-    if line.count > Self.width { line = String(line.prefix(Self.width)) + "… (\(text.utf8.count) bytes)" }
+    // The head says what it is, the tail how it ends (`"nextPage":…`, `"moreComing":…`).
+    if line.count > Self.width {
+      line = String(line.prefix(Self.width - 200)) + " … (\(text.utf8.count) bytes) … " + String(line.suffix(200))
+    }
     line = direction + " " + line
     lines.append(line)
     if lines.count > Self.keep {

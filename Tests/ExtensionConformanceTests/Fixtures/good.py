@@ -8,6 +8,8 @@ storage is unreachable: every call but describe/initialize/shutdown answers -100
   duplicate-page  repeats the last item of a page at the start of the next one
   stale-overwrite a modify from a stale base overwrites the newer content
   offline-noitem  answers -1005 (noSuchItem) instead of -1004 when unavailable
+and `--bug read-only` is no bug: it declares no write and no change feed (the kit must skip, not fail).
+Setting `token` is marked secret: the kit must never print its value.
 Standard library only.
 """
 import base64, hashlib, json, os, queue, shutil, sqlite3, sys, threading, time, uuid
@@ -146,9 +148,13 @@ class Extension:
     def handle(self, method, p, rid, cancel):
         if method == "describe":
             return {"extension": {"name": "kit-fixture", "version": "1"}, "protocols": [1],
-                    "settings": [{"name": "root", "description": "the store's folder", "required": True, "secret": False}]}
+                    "settings": [{"name": "root", "description": "the store's folder", "required": True, "secret": False},
+                                 {"name": "token", "description": "unused; secret", "required": False, "secret": True}]}
         if method == "initialize":
             self.store = Store(p.get("config", {}).get("root", "/nonexistent"))
+            if BUG == "read-only":
+                return {"protocol": 1, "extension": {"name": "kit-fixture", "version": "1"},
+                        "capabilities": {"changes": {"feed": False}, "fetch": {"ranges": False}}}
             return {"protocol": 1, "extension": {"name": "kit-fixture", "version": "1"},
                     "capabilities": {"enumerate": {"sorts": ["name"]}, "changes": {"push": False}, "identity": "stable",
                                      "byteNames": True, "fetch": {"ranges": True, "sha256": True},
@@ -164,6 +170,10 @@ class Extension:
         if method not in ("item", "enumerateItems", "currentSyncAnchor", "enumerateChanges", "fetchContents",
                           "createItem", "modifyItem", "deleteItem"):
             raise Fail(-32601, "no method " + method)
+        if BUG == "read-only" and method in ("createItem", "modifyItem", "deleteItem", "currentSyncAnchor", "enumerateChanges"):
+            proto.write("UNDECLARED CALL " + method + "\n")  # stdout noise: the kit fails for it
+            proto.flush()
+            raise Fail(-32601, "not declared: " + method)
         if not s.available:
             raise Fail(-1005, "nothing there") if BUG == "offline-noitem" else Fail(-1004, "the store's folder is missing")
         return getattr(self, method)(s, p, rid, cancel)
