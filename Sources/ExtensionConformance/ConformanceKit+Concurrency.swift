@@ -76,7 +76,10 @@ extension ConformanceKit {
       let r = try session()
       var after = try enumerateAll(r, folder).items
       if let present = after.first(where: { $0.nameBytes == name }) {
-        try expect(finishedFirst || present.size == big.bytes.count, "a partial object after kill -9: \(present.size ?? -1) bytes")
+        // Visible after the kill: only whole, as if the create had finished before it.
+        let bytes = try fetch(r, present.id).bytes
+        try expect(bytes.count == big.bytes.count && Self.sha256(bytes) == Self.sha256(big.bytes),
+          "a partial object after kill -9: \(present.id) holds \(bytes.count) of \(big.bytes.count) bytes, or other bytes")
       }
       let made = try create(r, parent: folder, nameBytes: name, bytes: big.bytes, key: key)
       after = try enumerateAll(r, folder).items

@@ -100,3 +100,24 @@ import Testing
     #expect(run.report.contains("cannot start"), "\(run.report)")
   }
 }
+
+/// The checks of group 10 against extensions that break its rules.
+@Suite(.offThePool) struct ConformanceKitConcurrencyTests {
+  /// Answering a cancel is the promise that `dest` is no longer written.
+  @Test func anExtensionThatWritesAfterItsCancelAnswerFails() throws {
+    let store = try KitHarness.storeFolder()
+    defer { KitHarness.discard(store) }
+    let run = try KitHarness.run(KitHarness.fixture("write-after-cancel.py"), config: ["root": store], only: ["concurrency"])
+    #expect(run.failed == ["concurrency/cancel-answered-within-5s-and-dest-stops"], "\(run.report)")
+    #expect(run.report.contains("after the answer"), "\(run.report)")
+  }
+
+  /// An upload visible under its name before its bytes are all there is what `kill -9` exposes.
+  @Test func anExtensionWhoseUploadIsVisibleHalfWrittenFailsTheKillCheck() throws {
+    let store = try KitHarness.storeFolder()
+    defer { KitHarness.discard(store) }
+    let run = try KitHarness.run(KitHarness.fixture("partial-visible.py"), config: ["root": store], only: ["concurrency"])
+    #expect(run.failed == ["concurrency/kill-9-mid-upload-then-replay-creates-once"], "\(run.report)")
+    #expect(run.report.contains("a partial object after kill -9"), "\(run.report)")
+  }
+}

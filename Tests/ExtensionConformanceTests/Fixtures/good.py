@@ -8,6 +8,8 @@ storage is unreachable: every call but describe/initialize/shutdown answers -100
   duplicate-page  repeats the last item of a page at the start of the next one
   stale-overwrite a modify from a stale base overwrites the newer content
   offline-noitem  answers -1005 (noSuchItem) instead of -1004 when unavailable
+  write-after-cancel  answers a cancelled fetch at once but goes on writing to dest
+  partial-visible an upload is visible under its name while its bytes are still arriving
 and `--bug read-only` is no bug: it declares no write and no change feed (the kit must skip, not fail).
 Setting `token` is marked secret: the kit must never print its value.
 Standard library only.
@@ -24,6 +26,10 @@ def send(msg):
     with out_lock:
         proto.write(json.dumps(msg, ensure_ascii=False, separators=(",", ":")) + "\n")
         proto.flush()
+
+
+class Answered(Exception):
+    """The request was answered already (write-after-cancel)."""
 
 
 class Fail(Exception):
@@ -232,9 +238,15 @@ class Extension:
         with open(blob, "rb") as f, open(p["dest"], "r+b") as g:
             f.seek(start)
             g.seek(start)
+            answered = False
             while start + done < end:
-                if cancel.is_set():
+                if cancel.is_set() and BUG == "write-after-cancel" and not answered:
+                    send({"jsonrpc": "2.0", "id": rid, "error": {"code": -32800, "message": "cancelled"}})
+                    answered = True
+                elif cancel.is_set() and not answered:
                     raise Fail(-32800, "cancelled")
+                if BUG == "write-after-cancel":
+                    time.sleep(0.2)  # slow enough that the cancel lands mid-download
                 b = f.read(min(CHUNK, end - start - done))
                 if not b:
                     break
@@ -242,6 +254,8 @@ class Extension:
                 done += len(b)
                 send({"jsonrpc": "2.0", "method": "$/progress", "params": {"id": rid, "completed": done, "total": end - start}})
             g.flush()
+        if answered:
+            raise Answered()
         if rng:
             return {"item": it, "range": [start, end]}
         return {"item": it, "sha256": it["sha256"]}
@@ -261,6 +275,20 @@ class Extension:
             raise Fail(-1001, "name taken", existing=existing)
         id = uuid.uuid4().hex[:16]
         size, sha = None, None
+        if BUG == "partial-visible" and t.get("kind") == "file" and p.get("contents"):
+            with s.lock:
+                s.db.execute("INSERT INTO items VALUES(?,?,?,?,?,1,1,?,?)",
+                             (id, parent, name, "file", os.path.getsize(p["contents"]), "", time.time()))
+                s.changed(id)
+            with open(p["contents"], "rb") as f, open(os.path.join(s.blobs, id), "wb") as g:
+                for b in iter(lambda: f.read(CHUNK), b""):
+                    g.write(b)
+                    g.flush()
+                    send({"jsonrpc": "2.0", "method": "$/progress", "params": {"id": rid, "completed": g.tell()}})
+                    time.sleep(0.1)  # slow enough that the kill lands mid-upload
+            with s.lock:
+                s.db.execute("INSERT INTO keys VALUES(?,?)", (key, id))
+            return {"item": s.item(id)}
         if t.get("kind") == "file":
             tmp = os.path.join(s.blobs, ".tmp-" + hashlib.sha256(key.encode()).hexdigest()[:16])
             if p.get("contents"):
@@ -350,6 +378,8 @@ def main():
             try:
                 result = ext.handle(method, params or {}, rid, cancel)
                 send({"jsonrpc": "2.0", "id": rid, "result": result})
+            except Answered:
+                pass
             except Fail as e:
                 data = {"name": NAMES.get(e.code, "error")}
                 data.update(e.data)
