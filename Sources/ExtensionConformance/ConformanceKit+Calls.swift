@@ -40,6 +40,7 @@ extension ConformanceKit {
     var items: [WireItem] = []
     var page: JSONValue = .null
     var pages = 0
+    var tokens = Set<String>()
     repeat {
       var params: JSONValue = [
         "container": .string(container), "pageSize": .number(Double(pageSize)), "includeHidden": true,
@@ -54,7 +55,12 @@ extension ConformanceKit {
       for v in list { items.append(try parseItem(v, "enumerateItems \(container)")) }
       page = result["nextPage"] ?? .null
       pages += 1
-      if let token = page.string { try expect(token.utf8.count <= 500, "a page token of \(token.utf8.count) bytes (at most 500)") }
+      if let token = page.string {
+        try expect(token.utf8.count <= 500, "a page token of \(token.utf8.count) bytes (at most 500)")
+        try expect(tokens.insert(token).inserted, "enumerateItems \(container): nextPage \(token) came twice; the listing never ends")
+      } else {
+        try expect(page == .null, "enumerateItems \(container): nextPage \(page.compact) is neither a string nor null")
+      }
       try expect(pages <= 10_000, "enumerateItems \(container): more than 10000 pages; nextPage never null")
     } while page != .null
     return (items, pages)

@@ -73,6 +73,7 @@ extension ConformanceKit {
       s.process.signal(SIGKILL)
       transcript.record("!!", "SIGKILL sent to the process group")
       _ = s.process.waitForExit(until: Date().addingTimeInterval(5))
+      forgetShared()
       let r = try session()
       var after = try enumerateAll(r, folder).items
       if let present = after.first(where: { $0.nameBytes == name }) {

@@ -102,6 +102,11 @@ extension ConformanceKit {
       let stray = sessions.flatMap(\.strayAnswers)
       try expect(stray.isEmpty, "an answer to an id never sent: \(stray.first ?? "")")
     }
+    check("no-crash-during-the-run") {
+      try expect(
+        unexpectedExits.isEmpty,
+        "the extension stopped \(unexpectedExits.count) time(s) without being asked: \(unexpectedExits.joined(separator: ", "))")
+    }
     check("declared-capabilities-are-valid") {
       _ = try session()
       let c = caps.raw

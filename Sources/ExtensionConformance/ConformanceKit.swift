@@ -41,6 +41,10 @@ public final class ConformanceKit: @unchecked Sendable {
   let stagingDir: String
   /// The session most checks share, opened by the first check that needs one.
   private var shared: ExtensionSession?
+  /// The session started last: whose stderr a failure shows.
+  private var latest: ExtensionSession?
+  /// How the shared session ended when nobody asked it to (a crash the kit saw).
+  private(set) var unexpectedExits: [String] = []
   private(set) var sessions: [ExtensionSession] = []
   var caps = DeclaredCapabilities()
   var initializeResult: JSONValue?
@@ -122,7 +126,7 @@ public final class ConformanceKit: @unchecked Sendable {
     case .fail(let why):
       emit("FAIL \(group)/\(name): \(TerminalText.escape(why))")
       for line in result.transcript { emit("     " + line) }
-      if let log = shared?.process.logTail, !log.isEmpty {
+      if let log = latest?.process.logTail, !log.isEmpty {
         emit("     stderr (last lines):")
         for line in log.split(separator: "\n").suffix(8) { emit("       " + TerminalText.escape(String(line))) }
       }
@@ -146,6 +150,7 @@ public final class ConformanceKit: @unchecked Sendable {
     }
     let session = ExtensionSession(process: process, transcript: transcript)
     sessions.append(session)
+    latest = session
     return session
   }
 
@@ -192,7 +197,13 @@ public final class ConformanceKit: @unchecked Sendable {
 
   /// The shared session, opened on first use (describe first, for the settings marked secret).
   func session() throws -> ExtensionSession {
-    if let shared, shared.process.exit == nil { return shared }
+    if let shared {
+      guard let status = shared.process.exit else { return shared }
+      let how = ExtensionProcess.describe(status: status)
+      unexpectedExits.append(how)
+      transcript.record("!!", "the extension stopped (\(how)); starting it again")
+      self.shared = nil
+    }
     let s = try start()
     if describeResult == nil, let d = s.call("describe", [:], timeout: 10).result {
       describeResult = d
@@ -211,6 +222,11 @@ public final class ConformanceKit: @unchecked Sendable {
   func freshSession() throws -> ExtensionSession {
     closeShared()
     return try session()
+  }
+
+  /// Forgets the shared session after the kit itself killed it (not a crash).
+  func forgetShared() {
+    shared = nil
   }
 
   /// Ends the shared session (the next check opens a fresh one).

@@ -93,6 +93,18 @@ import Testing
     #expect(!run.report.contains("hunter2-kit-secret"), "\(run.report)")
   }
 
+  /// An extension that dies in the middle of a check fails that check, is started again for the
+  /// next ones, and the run says it crashed.
+  @Test func anExtensionThatCrashesFailsTheCheckAndTheRun() throws {
+    let store = try KitHarness.storeFolder()
+    defer { KitHarness.discard(store) }
+    let run = try KitHarness.run(
+      KitHarness.fixture("crash-on-rename.py"), config: ["root": store], only: ["writes", "capabilities"])
+    #expect(run.failed == ["writes/rename-keeps-id-and-bumps-metadata", "capabilities/no-crash-during-the-run"], "\(run.report)")
+    #expect(run.outcome("writes/content-edit-bumps-content-version") == .ok, "\(run.report)")
+    #expect(run.report.contains("exit 70"), "\(run.report)")
+  }
+
   /// A command that cannot start fails the checks with the reason; the kit does not hang or trap.
   @Test func aMissingCommandFailsWithTheReason() throws {
     let run = try KitHarness.run(["/nonexistent/folio-ext-nothing"], only: ["handshake"])

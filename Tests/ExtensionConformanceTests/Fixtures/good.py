@@ -10,6 +10,7 @@ storage is unreachable: every call but describe/initialize/shutdown answers -100
   offline-noitem  answers -1005 (noSuchItem) instead of -1004 when unavailable
   write-after-cancel  answers a cancelled fetch at once but goes on writing to dest
   partial-visible an upload is visible under its name while its bytes are still arriving
+  crash-on-rename exits (status 70) when asked to rename
 and `--bug read-only` is no bug: it declares no write and no change feed (the kit must skip, not fail).
 Setting `token` is marked secret: the kit must never print its value.
 Standard library only.
@@ -310,6 +311,8 @@ class Extension:
         return {"item": s.item(id)}
 
     def modifyItem(self, s, p, rid, cancel):
+        if BUG == "crash-on-rename" and "name" in p.get("fields", []):
+            os._exit(70)
         t = p["template"]
         r = s.row(t["id"])
         if r is None:
