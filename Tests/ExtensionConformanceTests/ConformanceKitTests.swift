@@ -30,6 +30,18 @@ import Testing
     #expect(run.report.contains("stdout noise: debug: item #root"), "\(run.report)")
   }
 
+  /// Stdout before the first answer, and a host line that is not JSON, each fail their check.
+  @Test(arguments: [
+    ("banner.py", ["purity/nothing-before-the-first-answer", "purity/every-stdout-line-is-json-rpc"]),
+    ("dies-on-garbage.py", ["purity/malformed-host-line-survived"]),
+  ])
+  func stdoutAndFramingRulesFailTheirChecks(_ fixture: String, _ expected: [String]) throws {
+    let store = try KitHarness.storeFolder()
+    defer { KitHarness.discard(store) }
+    let run = try KitHarness.run(KitHarness.fixture(fixture), config: ["root": store], only: ["purity"])
+    #expect(run.failed == expected, "\(run.report)")
+  }
+
   @Test func anExtensionThatRepeatsAnItemAcrossPagesFailsPaging() throws {
     let store = try KitHarness.storeFolder()
     defer { KitHarness.discard(store) }

@@ -11,6 +11,8 @@ storage is unreachable: every call but describe/initialize/shutdown answers -100
   write-after-cancel  answers a cancelled fetch at once but goes on writing to dest
   partial-visible an upload is visible under its name while its bytes are still arriving
   crash-on-rename exits (status 70) when asked to rename
+  banner          prints a line on stdout when it starts, before any answer
+  dies-on-garbage exits (status 65) on a line that is not JSON
 and `--bug read-only` is no bug: it declares no write and no change feed (the kit must skip, not fail).
 Setting `token` is marked secret: the kit must never print its value.
 Standard library only.
@@ -396,6 +398,9 @@ def main():
 
     for _ in range(4):
         threading.Thread(target=worker, daemon=True).start()
+    if BUG == "banner":
+        proto.write("kit-fixture 1 ready\n")
+        proto.flush()
     for line in sys.stdin:
         line = line.strip()
         if not line:
@@ -404,6 +409,8 @@ def main():
             msg = json.loads(line)
             assert isinstance(msg, dict)
         except Exception:
+            if BUG == "dies-on-garbage":
+                sys.exit(65)
             send({"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "parse error"}})
             continue
         method = msg.get("method")
