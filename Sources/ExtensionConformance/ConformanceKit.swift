@@ -148,7 +148,7 @@ public final class ConformanceKit: @unchecked Sendable {
     } catch let error as KitError {
       throw CheckFailure(error.description)
     }
-    let session = ExtensionSession(process: process, transcript: transcript)
+    let session = ExtensionSession(process: process, transcript: transcript, deadlineScale: options.deadlineScale)
     sessions.append(session)
     latest = session
     return session

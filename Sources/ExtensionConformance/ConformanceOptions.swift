@@ -17,6 +17,9 @@ public struct ConformanceOptions: Sendable {
   public var fixture: String?
   /// The size of the big file of the concurrency, cancel and kill checks.
   public var bigSize = 64 << 20
+  /// Multiplies the deadline of every answer (10 s for the handshake, 30 s a call, …): the tests
+  /// of the kit's own deadlines shorten them; the command line keeps the protocol's.
+  public var deadlineScale = 1.0
 
   public init(command: [String]) { self.command = command }
 

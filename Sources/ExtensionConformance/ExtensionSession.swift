@@ -51,9 +51,13 @@ public final class ExtensionSession: @unchecked Sendable {
   private(set) var strayAnswers: [String] = []
   let started = Date()
 
-  init(process: ExtensionProcess, transcript: Transcript) {
+  /// Multiplies every answer deadline (``ConformanceOptions/deadlineScale``).
+  let deadlineScale: Double
+
+  init(process: ExtensionProcess, transcript: Transcript, deadlineScale: Double = 1) {
     self.process = process
     self.transcript = transcript
+    self.deadlineScale = deadlineScale
   }
 
   // MARK: Sending
@@ -86,7 +90,8 @@ public final class ExtensionSession: @unchecked Sendable {
 
   /// Waits for the answer to `id`. With `progressExtends`, each `$/progress` for it moves the
   /// deadline (a transfer is a stall after `timeout` without progress), never past 10 minutes.
-  func wait(_ id: Int, timeout: TimeInterval, progressExtends: Bool = false) -> Reply {
+  func wait(_ id: Int, timeout unscaled: TimeInterval, progressExtends: Bool = false) -> Reply {
+    let timeout = unscaled * deadlineScale
     let start = Date()
     var deadline = start.addingTimeInterval(timeout)
     var seenProgress = 0
@@ -104,8 +109,9 @@ public final class ExtensionSession: @unchecked Sendable {
         return .none("stdout closed before the answer (\(how))")
       }
       if Date() >= deadline {
-        transcript.record("!!", "no answer to \(id) within \(Int(timeout)) s")
-        return .none("no answer within \(Int(timeout)) s")
+        let seconds = String(format: "%g", timeout)
+        transcript.record("!!", "no answer to \(id) within \(seconds) s")
+        return .none("no answer within \(seconds) s")
       }
       _ = process.waitForLine(after: consumed, until: min(deadline, Date().addingTimeInterval(0.2)))
     }

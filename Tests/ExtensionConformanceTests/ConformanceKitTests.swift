@@ -117,6 +117,20 @@ import Testing
     #expect(run.report.contains("exit 70"), "\(run.report)")
   }
 
+  /// A call that is never answered fails its check at the deadline, and the run goes on (the
+  /// deadlines are scaled down to a tenth: 3 s for a call).
+  @Test func anUnansweredCallFailsItsCheckAtTheDeadline() throws {
+    let store = try KitHarness.storeFolder()
+    defer { KitHarness.discard(store) }
+    let run = try KitHarness.run(
+      KitHarness.fixture("silent-item.py"), config: ["root": store], only: ["items"], deadlineScale: 0.1)
+    #expect(
+      run.failed == ["items/root-is-a-folder", "items/id-version-and-token-sizes", "items/unknown-item-is-1005"],
+      "\(run.report)")
+    #expect(run.report.contains("no answer within 3 s"), "\(run.report)")
+    #expect(run.outcome("items/names-valid") == .ok, "\(run.report)")
+  }
+
   /// A command that cannot start fails the checks with the reason; the kit does not hang or trap.
   @Test func aMissingCommandFailsWithTheReason() throws {
     let run = try KitHarness.run(["/nonexistent/folio-ext-nothing"], only: ["handshake"])

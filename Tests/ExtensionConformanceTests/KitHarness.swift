@@ -37,7 +37,7 @@ enum KitHarness {
   /// Runs the kit against `command` (the fixture's file name, or a full argv).
   static func run(
     _ command: [String], config: [String: String] = [:], unavailable: [String: String]? = nil, only: Set<String> = [],
-    trace: Bool = false, fixture: String? = nil, bigSize: Int = 8 << 20
+    trace: Bool = false, fixture: String? = nil, bigSize: Int = 8 << 20, deadlineScale: Double = 1
   ) throws -> KitRun {
     var options = ConformanceOptions(command: command)
     options.config = config
@@ -46,6 +46,7 @@ enum KitHarness {
     options.trace = trace
     options.fixture = fixture
     options.bigSize = bigSize
+    options.deadlineScale = deadlineScale
     let lines = Mutex<[String]>([])
     let kit = try ConformanceKit(options: options) { line in lines.withLock { $0.append(line) } }
     let results = kit.run()

@@ -13,6 +13,7 @@ storage is unreachable: every call but describe/initialize/shutdown answers -100
   crash-on-rename exits (status 70) when asked to rename
   banner          prints a line on stdout when it starts, before any answer
   dies-on-garbage exits (status 65) on a line that is not JSON
+  silent-item     never answers `item`
 and `--bug read-only` is no bug: it declares no write and no change feed (the kit must skip, not fail).
 Setting `token` is marked secret: the kit must never print its value.
 Standard library only.
@@ -420,6 +421,8 @@ def main():
                     ev = ext.cancels.get(msg.get("params", {}).get("id"))
                 if ev:
                     ev.set()
+            continue
+        if BUG == "silent-item" and method == "item":
             continue
         cancel = threading.Event()
         with ext.cancel_lock:
