@@ -27,11 +27,16 @@ extension ConformanceKit {
       let dest = try downloadDestination()
       defer { try? FileManager.default.removeItem(atPath: dest) }
       let download = s.send("fetchContents", ["id": .string(big.item.id), "dest": .string(dest)])
+      // Eight calls, never more in flight than the declared concurrency.metadata (the host's rule).
       let targets = (0..<8).map { $0 % 2 == 0 ? "#root" : big.item.id }
-      let ids = targets.map { s.send("item", ["id": .string($0)]) }
-      for (request, target) in zip(ids, targets) {
-        let answered = try parseItem(try expectResult(s.wait(request, timeout: 120), "item \(target) during a download"), "item")
-        try expect(answered.id == target, "item \(target) during a download answered \(answered.id)")
+      let depth = max(1, min(caps.metadataDepth, 8))
+      for wave in stride(from: 0, to: targets.count, by: depth) {
+        let batch = Array(targets[wave..<min(wave + depth, targets.count)])
+        let ids = batch.map { s.send("item", ["id": .string($0)]) }
+        for (request, target) in zip(ids, batch) {
+          let answered = try parseItem(try expectResult(s.wait(request, timeout: 120), "item \(target) during a download"), "item")
+          try expect(answered.id == target, "item \(target) during a download answered \(answered.id)")
+        }
       }
       _ = try expectResult(s.wait(download, timeout: 60, progressExtends: true), "the download")
       try expect(fileSize(dest) == big.bytes.count, "the download wrote \(fileSize(dest)) bytes")

@@ -281,14 +281,14 @@ public final class ConformanceKit: @unchecked Sendable {
     var out = [UInt8](repeating: 0, count: count)
     var x = seed &* 0x9E37_79B9_7F4A_7C15 | 1
     out.withUnsafeMutableBytes { raw in
-      let words = raw.bindMemory(to: UInt64.self)
-      for i in 0..<words.count {
+      let words = count / 8
+      for i in 0..<words {
         x ^= x << 13
         x ^= x >> 7
         x ^= x << 17
-        words[i] = x
+        raw.storeBytes(of: x, toByteOffset: i * 8, as: UInt64.self)
       }
-      for i in (words.count * 8)..<count {
+      for i in (words * 8)..<count {
         x ^= x << 13
         x ^= x >> 7
         x ^= x << 17
