@@ -144,6 +144,11 @@ let package = Package(
       name: "S3Provider",
       dependencies: ["ProviderAPI", "S3Client", .product(name: "Crypto", package: "swift-crypto")],
       swiftSettings: strict),
+    // `folio ext test`: the conformance kit for FEP/1 extensions (docs/EXTENSIONS.md §6). Drives the
+    // extension's process itself, to see raw lines, timings and exits; swift-crypto for SHA-256.
+    .target(
+      name: "ExtensionConformance", dependencies: ["ProviderAPI", "CFolioSystem", .product(name: "Crypto", package: "swift-crypto")],
+      swiftSettings: strict),
     // config.toml: openers, custom actions, domains, cache budget, theme.
     .target(name: "FolioConfig", dependencies: ["ProviderAPI", "TOMLKit"], swiftSettings: strict),
     // ncursesw, wide API (see Sources/CNCursesW/shim.h). Only TerminalBackend imports it.
@@ -196,7 +201,7 @@ let package = Package(
       dependencies: [
         "FolioBuildInfo", "ProviderAPI", "WorkingSetIndex", "LocalProvider", "ProviderCore", "FolioConfig",
         "BrowserUI", "BrowserApp", "TerminalBackend", "FolioServer", "FolioServerProvider", "SFTPClient", "SFTPProvider",
-        "S3Client", "S3Provider", "WebDAVClient", "WebDAVProvider",
+        "S3Client", "S3Provider", "WebDAVClient", "WebDAVProvider", "ExtensionConformance",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strict),
@@ -292,6 +297,10 @@ let package = Package(
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "Crypto", package: "swift-crypto"),
       ],
+      swiftSettings: strict),
+    // The conformance kit against small Python fixture extensions, good and broken (python3).
+    .testTarget(
+      name: "ExtensionConformanceTests", dependencies: ["ExtensionConformance", "TestExecution"], exclude: ["Fixtures"],
       swiftSettings: strict),
     .testTarget(name: "FolioConfigTests", dependencies: ["FolioConfig", "ProviderAPI"], swiftSettings: strict),
     .testTarget(

@@ -25,7 +25,7 @@ public struct FolioCommand: AsyncParsableCommand {
       TagCommand.self, FavoriteCommand.self, RenameCommand.self, MoveCommand.self, CopyCommand.self,
       MakeFolderCommand.self, RemoveCommand.self, TrashCommand.self, ActionsCommand.self, ActionCommand.self, ServeCommand.self, DomainCommand.self, DemoCommand.self,
       GetCommand.self, PutCommand.self, SyncCommand.self, PinCommand.self, EvictCommand.self, ConflictsCommand.self,
-      ResolveCommand.self, HelpKeysCommand.self,
+      ResolveCommand.self, HelpKeysCommand.self, ExtCommand.self,
     ],
     defaultSubcommand: BrowseCommand.self)
 
