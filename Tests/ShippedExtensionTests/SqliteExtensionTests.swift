@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import ProviderAPI
 import TestExecution
 import Testing
 
@@ -104,6 +105,40 @@ import Testing
     // A folder has no content; an unknown id is no such item.
     #expect(try ext.call("fetchContents", ["id": .string(parent), "dest": .string(dest)]).has("error"))
     #expect(try ext.call("fetchContents", ["id": "nope", "dest": .string(dest)])["error"]["code"] == -1005)
+  }
+
+  /// The extension declares the `name` sort, so the host shows its pages as they come: the
+  /// order must be Folio's own (NameOrdering), page after page, folders first or not, both ways.
+  @Test func nameOrderIsFoliosInEveryPage() throws {
+    let scratch = try Scratch()
+    let ext = try ExtensionProcess.sqlite(scratch, root: try scratch.folder("store"))
+    let names = [
+      "a10", "a9", "A2", "a02", "a2", "a002", "Zeta", "alpha", "file", "file1", "file01", "é", "e", "E", "0", "00",
+      "a01b", "a1a", "x 10 y", "x 9 y", "~tilde", "_under", "Ab", "aB", "b", "99999999999999999999", "100000000000000000000",
+    ]
+    for (n, name) in names.enumerated() {
+      let r = n % 3 == 0 ? try Self.folder(ext, name: name, key: "o\(n)") : try Self.create(ext, scratch, name: name, bytes: Data(), key: "o\(n)")
+      #expect(r.has("result"), "\(r)")
+    }
+    let isFolder = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0 % 3 == 0) })
+    let folio = names.sorted { NameOrdering.compare(Array($0.utf8), Array($1.utf8)) < 0 }
+    for (descending, foldersFirst) in [(false, false), (true, false), (false, true), (true, true)] {
+      var expected = descending ? folio.reversed() : folio
+      if foldersFirst { expected = expected.filter { isFolder[$0]! } + expected.filter { !isFolder[$0]! } }
+      var got: [String] = []
+      var page: JSON = nil
+      repeat {
+        let result = try ext.result(
+          "enumerateItems",
+          [
+            "container": "#root", "pageSize": 4, "page": page,
+            "sort": ["by": "name", "descending": .bool(descending), "foldersFirst": .bool(foldersFirst)],
+          ])
+        got += result["items"].array.compactMap { $0["name"].string }
+        page = result["nextPage"]
+      } while !page.isNull && got.count <= names.count
+      #expect(got == expected, "descending \(descending), folders first \(foldersFirst)")
+    }
   }
 
   @Test func replayedKeyAnswersTheSameItemAndATakenNameIsACollision() throws {
