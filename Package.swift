@@ -365,7 +365,8 @@ let package = Package(
       swiftSettings: strict),
     // The extensions shipped in Extensions/ (python3; sh + jq), each through scripted FEP/1 sessions.
     .testTarget(
-      name: "ShippedExtensionTests", dependencies: ["TestExecution", .product(name: "Crypto", package: "swift-crypto")],
+      name: "ShippedExtensionTests",
+      dependencies: ["TestExecution", "ProviderAPI", .product(name: "Crypto", package: "swift-crypto")],
       swiftSettings: strict),
   ]
 )

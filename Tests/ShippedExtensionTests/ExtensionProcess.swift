@@ -205,7 +205,8 @@ final class ExtensionProcess: @unchecked Sendable {
 
   private typealias Pipe2 = @convention(c) (UnsafeMutablePointer<Int32>?, Int32) -> Int32
   private static let pipe2 = libc("pipe2", as: Pipe2.self)
-  private typealias AddChdir = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, UnsafePointer<CChar>?) -> Int32
+  private typealias AddChdir =
+    @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, UnsafePointer<CChar>?) -> Int32
   private static let addChdir = libc("posix_spawn_file_actions_addchdir_np", as: AddChdir.self)
   /// A write to an extension that died must be an error here, not the end of the test process.
   private static let ignoreSIGPIPE: Void = { Foundation.signal(SIGPIPE, SIG_IGN) }()
@@ -248,7 +249,11 @@ private final class Output: @unchecked Sendable {
         let line = Data(pending[..<newline])
         pending.removeSubrange(...newline)
         condition.lock()
-        if let json = JSON.parse(line) { lines.append(json) } else { noise.append(String(decoding: line, as: UTF8.self)) }
+        if let json = JSON.parse(line) {
+          lines.append(json)
+        } else {
+          noise.append(String(decoding: line, as: UTF8.self))
+        }
         condition.broadcast()
         condition.unlock()
       }

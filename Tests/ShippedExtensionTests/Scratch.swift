@@ -5,7 +5,8 @@ final class Scratch {
   let path: String
 
   init() throws {
-    path = FileManager.default.temporaryDirectory.appendingPathComponent("folio-ext-\(UUID().uuidString.prefix(8))").path
+    path =
+      FileManager.default.temporaryDirectory.appendingPathComponent("folio-ext-\(UUID().uuidString.prefix(8))").path
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
   }
 
@@ -54,7 +55,8 @@ extension ExtensionProcess {
   /// `python3 Extensions/folio-ext-sqlite`, initialized over the store folder `root`.
   static func sqlite(_ scratch: Scratch, root: String, initialize: Bool = true) throws -> ExtensionProcess {
     let process = try ExtensionProcess(
-      ["python3", repository + "/Extensions/folio-ext-sqlite"], directory: scratch.path, stderrPath: scratch.path("sqlite.log"))
+      ["python3", repository + "/Extensions/folio-ext-sqlite"], directory: scratch.path,
+      stderrPath: scratch.path("sqlite.log"))
     if initialize { try process.initialize(root: root) }
     return process
   }
@@ -63,7 +65,8 @@ extension ExtensionProcess {
   static func shdir(_ scratch: Scratch, root: String, initialize: Bool = true) throws -> ExtensionProcess {
     let shell = FileManager.default.isExecutableFile(atPath: "/bin/dash") ? "/bin/dash" : "sh"
     let process = try ExtensionProcess(
-      [shell, repository + "/Extensions/folio-ext-shdir"], directory: scratch.path, stderrPath: scratch.path("shdir.log"))
+      [shell, repository + "/Extensions/folio-ext-shdir"], directory: scratch.path,
+      stderrPath: scratch.path("shdir.log"))
     if initialize { try process.initialize(root: root) }
     return process
   }

@@ -8,8 +8,8 @@ import Testing
 /// kill lands while the transfer is provably under way (its first `$/progress` was seen), whatever
 /// the speed of the machine.
 extension SqliteExtensionTests {
-  /// Opens a FIFO's other end on a thread of its own (opening blocks until the extension opens its
-  /// end); returns the descriptor once both ends are open.
+  /// Opens the test's end of a FIFO the extension was just asked to use; blocks until the
+  /// extension opens its end (it does, working on the request).
   static func open(_ fifo: String, _ flags: Int32) throws -> Int32 {
     let fd = Foundation.open(fifo, flags)
     guard fd >= 0 else { throw ExtensionProcess.Failure("cannot open \(fifo)") }
@@ -31,7 +31,8 @@ extension SqliteExtensionTests {
     let scratch = try Scratch()
     let ext = try ExtensionProcess.sqlite(scratch, root: try scratch.folder("store"))
     let bytes = Scratch.bytes(4 * 1_048_576)
-    let id = try #require(try Self.create(ext, scratch, name: "big", bytes: bytes, key: "big")["result"]["item"]["id"].string)
+    let id = try #require(
+      try Self.create(ext, scratch, name: "big", bytes: bytes, key: "big")["result"]["item"]["id"].string)
     let dest = try scratch.fifo("dl")
     let request = try ext.request("fetchContents", ["id": .string(id), "dest": .string(dest)])
     // The reader takes the first MiB, then stops until the cancel is sent: the extension is held
@@ -69,7 +70,10 @@ extension SqliteExtensionTests {
     let upload = try scratch.fifo("up")
     let request = try ext.request(
       "createItem",
-      ["key": "k-cancel", "template": ["parent": "#root", "name": "never.bin", "kind": "file"], "fields": ["name", "parent", "contents"], "contents": .string(upload)])
+      [
+        "key": "k-cancel", "template": ["parent": "#root", "name": "never.bin", "kind": "file"],
+        "fields": ["name", "parent", "contents"], "contents": .string(upload),
+      ])
     let writer = try Self.open(upload, O_WRONLY)
     Self.write(writer, Scratch.bytes(1_048_576))
     #expect(ext.waitForProgress(of: request), "the upload is under way")
@@ -91,7 +95,8 @@ extension SqliteExtensionTests {
     let upload = try scratch.fifo("up")
     let template: JSON = ["parent": "#root", "name": "killed.bin", "kind": "file"]
     let request = try first.request(
-      "createItem", ["key": "k-kill", "template": template, "fields": ["name", "parent", "contents"], "contents": .string(upload)])
+      "createItem",
+      ["key": "k-kill", "template": template, "fields": ["name", "parent", "contents"], "contents": .string(upload)])
     let writer = try Self.open(upload, O_WRONLY)
     defer { close(writer) }
     Self.write(writer, Scratch.bytes(2 * 1_048_576))
@@ -105,7 +110,9 @@ extension SqliteExtensionTests {
     #expect(try second.listAll("#root").items.isEmpty, "nothing partial is visible")
     let bytes = Scratch.bytes(2 * 1_048_576 + 5)
     let whole = try scratch.file("whole", bytes)
-    let params: JSON = ["key": "k-kill", "template": template, "fields": ["name", "parent", "contents"], "contents": .string(whole)]
+    let params: JSON = [
+      "key": "k-kill", "template": template, "fields": ["name", "parent", "contents"], "contents": .string(whole),
+    ]
     let made = try second.result("createItem", params)
     let again = try second.result("createItem", params)
     #expect(made["item"]["id"] == again["item"]["id"])

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import ProviderAPI
 import TestExecution
 import Testing
 
@@ -25,7 +26,10 @@ import Testing
   static func folder(_ ext: ExtensionProcess, name: String, key: String, parent: String = "#root") throws -> JSON {
     try ext.call(
       "createItem",
-      ["key": .string(key), "template": ["parent": .string(parent), "name": .string(name), "kind": "folder"], "fields": ["name", "parent"]])
+      [
+        "key": .string(key), "template": ["parent": .string(parent), "name": .string(name), "kind": "folder"],
+        "fields": ["name", "parent"],
+      ])
   }
 
   /// Fetches the whole content of `id`; returns the answer and the bytes written to `dest`.
@@ -106,6 +110,44 @@ import Testing
     #expect(try ext.call("fetchContents", ["id": "nope", "dest": .string(dest)])["error"]["code"] == -1005)
   }
 
+  /// The extension declares the `name` sort, so the host shows its pages as they come: the
+  /// order must be Folio's own (NameOrdering), page after page, folders first or not, both ways.
+  @Test func nameOrderIsFoliosInEveryPage() throws {
+    let scratch = try Scratch()
+    let ext = try ExtensionProcess.sqlite(scratch, root: try scratch.folder("store"))
+    let names = [
+      "a10", "a9", "A2", "a02", "a2", "a002", "Zeta", "alpha", "file", "file1", "file01", "é", "e", "E", "0", "00",
+      "a01b", "a1a", "x 10 y", "x 9 y", "~tilde", "_under", "Ab", "aB", "b", "99999999999999999999",
+      "100000000000000000000",
+    ]
+    for (n, name) in names.enumerated() {
+      let r =
+        n % 3 == 0
+        ? try Self.folder(ext, name: name, key: "o\(n)")
+        : try Self.create(ext, scratch, name: name, bytes: Data(), key: "o\(n)")
+      #expect(r.has("result"), "\(r)")
+    }
+    let isFolder = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0 % 3 == 0) })
+    let folio = names.sorted { NameOrdering.compare(Array($0.utf8), Array($1.utf8)) < 0 }
+    for (descending, foldersFirst) in [(false, false), (true, false), (false, true), (true, true)] {
+      var expected = descending ? folio.reversed() : folio
+      if foldersFirst { expected = expected.filter { isFolder[$0]! } + expected.filter { !isFolder[$0]! } }
+      var got: [String] = []
+      var page: JSON = nil
+      repeat {
+        let result = try ext.result(
+          "enumerateItems",
+          [
+            "container": "#root", "pageSize": 4, "page": page,
+            "sort": ["by": "name", "descending": .bool(descending), "foldersFirst": .bool(foldersFirst)],
+          ])
+        got += result["items"].array.compactMap { $0["name"].string }
+        page = result["nextPage"]
+      } while !page.isNull && got.count <= names.count
+      #expect(got == expected, "descending \(descending), folders first \(foldersFirst)")
+    }
+  }
+
   @Test func replayedKeyAnswersTheSameItemAndATakenNameIsACollision() throws {
     let scratch = try Scratch()
     let ext = try ExtensionProcess.sqlite(scratch, root: try scratch.folder("store"))
@@ -120,7 +162,10 @@ import Testing
     // A rename keeps the id and bumps the metadata version only.
     let renamed = try ext.result(
       "modifyItem",
-      ["template": ["id": .string(id), "name": "b.txt"], "baseVersion": ["content": "1", "metadata": "1"], "fields": ["name"]])
+      [
+        "template": ["id": .string(id), "name": "b.txt"], "baseVersion": ["content": "1", "metadata": "1"],
+        "fields": ["name"],
+      ])
     #expect(renamed["item"]["id"] == .string(id) && renamed["item"]["name"] == "b.txt")
     #expect(renamed["item"]["version"] == ["content": "1", "metadata": "2"])
     // Deleting an unknown id succeeds; a folder with something in it needs `recursive`.
@@ -134,18 +179,26 @@ import Testing
   @Test func staleBaseKeepsBothVersionsAsAConflictCopy() throws {
     let scratch = try Scratch()
     let ext = try ExtensionProcess.sqlite(scratch, root: try scratch.folder("store"))
-    let id = try #require(try Self.create(ext, scratch, name: "report.txt", bytes: Data("v1".utf8), key: "c1")["result"]["item"]["id"].string)
+    let id = try #require(
+      try Self.create(ext, scratch, name: "report.txt", bytes: Data("v1".utf8), key: "c1")["result"]["item"]["id"]
+        .string)
     // Someone else's edit lands first (content 1 → 2).
     let theirs = try scratch.file("theirs", Data("theirs".utf8))
     let edited = try ext.result(
       "modifyItem",
-      ["template": ["id": .string(id)], "baseVersion": ["content": "1", "metadata": "1"], "fields": ["contents"], "contents": .string(theirs)])
+      [
+        "template": ["id": .string(id)], "baseVersion": ["content": "1", "metadata": "1"], "fields": ["contents"],
+        "contents": .string(theirs),
+      ])
     #expect(edited["item"]["version"]["content"] == "2")
     // Ours, made on version 1, comes second: both are kept.
     let ours = try scratch.file("ours", Data("ours".utf8))
     let stale = try ext.call(
       "modifyItem",
-      ["template": ["id": .string(id)], "baseVersion": ["content": "1", "metadata": "1"], "fields": ["contents"], "contents": .string(ours)])
+      [
+        "template": ["id": .string(id)], "baseVersion": ["content": "1", "metadata": "1"], "fields": ["contents"],
+        "contents": .string(ours),
+      ])
     #expect(stale["error"]["code"] == -2015, "\(stale)")
     let copy = try #require(stale["error"]["data"]["existing"].string)
     #expect(try Self.fetch(ext, scratch, id).bytes == Data("theirs".utf8))
@@ -159,8 +212,11 @@ import Testing
     let ext = try ExtensionProcess.sqlite(scratch, root: try scratch.folder("store"))
     let gone = try #require(try Self.folder(ext, name: "gone", key: "g")["result"]["item"]["id"].string)
     let a0 = try ext.result("currentSyncAnchor", ["container": "#working-set"])["anchor"]
-    #expect(try ext.result("currentSyncAnchor", ["container": "#working-set"])["anchor"] == a0, "stable while nothing changes")
-    let made = try #require(try Self.create(ext, scratch, name: "new.txt", bytes: Data("n".utf8), key: "n")["result"]["item"]["id"].string)
+    #expect(
+      try ext.result("currentSyncAnchor", ["container": "#working-set"])["anchor"] == a0, "stable while nothing changes"
+    )
+    let made = try #require(
+      try Self.create(ext, scratch, name: "new.txt", bytes: Data("n".utf8), key: "n")["result"]["item"]["id"].string)
     _ = try ext.result("deleteItem", ["id": .string(gone), "recursive": true])
     let changes = try ext.result("enumerateChanges", ["container": "#working-set", "anchor": a0])
     #expect(changes["updated"].array.compactMap { $0["id"].string } == [made], "\(changes)")
@@ -177,7 +233,9 @@ import Testing
   @Test func hostileNamesRoundTrip() throws {
     let scratch = try Scratch()
     let ext = try ExtensionProcess.sqlite(scratch, root: try scratch.folder("store"))
-    let names = ["with space", "line\nbreak", "emoji ☁️🗂", String(repeating: "é", count: 127) + "x", "-dash", "back\\slash"]
+    let names = [
+      "with space", "line\nbreak", "emoji ☁️🗂", String(repeating: "é", count: 127) + "x", "-dash", "back\\slash",
+    ]
     for (n, name) in names.enumerated() {
       let made = try Self.folder(ext, name: name, key: "n\(n)")
       #expect(made["result"]["item"]["name"] == .string(name), "\(made)")
@@ -188,7 +246,11 @@ import Testing
     let made = try ext.call(
       "createItem",
       [
-        "key": "raw", "template": ["parent": "#root", "name": "f\u{FFFD}\ng", "nameBytes": .string(Data(raw).base64EncodedString()), "kind": "folder"],
+        "key": "raw",
+        "template": [
+          "parent": "#root", "name": "f\u{FFFD}\ng", "nameBytes": .string(Data(raw).base64EncodedString()),
+          "kind": "folder",
+        ],
         "fields": ["name", "parent"],
       ])
     let item = made["result"]["item"]
@@ -210,7 +272,11 @@ import Testing
     let dir = try #require(try Self.folder(ext, name: "dir", key: "d")["result"]["item"]["id"].string)
     _ = try Self.create(ext, scratch, name: "in.txt", bytes: Data("inside".utf8), key: "i", parent: dir)
     let trashed = try ext.result(
-      "modifyItem", ["template": ["id": .string(dir), "parent": "#trash"], "baseVersion": ["content": "1", "metadata": "1"], "fields": ["parent"]])
+      "modifyItem",
+      [
+        "template": ["id": .string(dir), "parent": "#trash"], "baseVersion": ["content": "1", "metadata": "1"],
+        "fields": ["parent"],
+      ])
     #expect(trashed["item"]["parent"] == "#trash" && trashed["item"].has("trashed"), "\(trashed)")
     #expect(try ext.listAll("#trash").items.count == 1)
     #expect(try ext.listAll("#root").items.isEmpty)
@@ -224,8 +290,14 @@ import Testing
     #expect(try ext.call("performAction", ["action": "x-duplicate", "ids": [.string(dir)]]).has("result"))
     #expect(try ext.listAll("#root").items.compactMap { $0["name"].string }.sorted() == ["dir", "dir 2", "dir copy"])
     let tagged = try ext.result(
-      "modifyItem", ["template": ["id": .string(dir), "tags": ["Red"], "favoriteRank": 3], "baseVersion": [:], "fields": ["tags", "favoriteRank"]])
-    #expect(tagged["item"]["tags"] == ["Red"] && tagged["item"]["favoriteRank"] == 3 && tagged["item"]["decorations"] == ["x-favorite"])
+      "modifyItem",
+      [
+        "template": ["id": .string(dir), "tags": ["Red"], "favoriteRank": 3], "baseVersion": [:],
+        "fields": ["tags", "favoriteRank"],
+      ])
+    #expect(
+      tagged["item"]["tags"] == ["Red"] && tagged["item"]["favoriteRank"] == 3
+        && tagged["item"]["decorations"] == ["x-favorite"])
   }
 
   /// A store folder that is not there (an unmounted disk) is offline: -1004 for every call, never
