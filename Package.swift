@@ -354,5 +354,11 @@ let package = Package(
     .testTarget(
       name: "TerminalEndToEndTests", dependencies: ["TestExecution", "ProviderAPI", "TestSupport", "SSHTestSupport", "SFTPClient"],
       swiftSettings: strict),
+    // folio-rclone (Extensions/, Python) spoken to over FEP/1 lines: rclone's local and in-memory
+    // backends, `rclone serve webdav` on loopback, a fake rclone with an expired token.
+    .testTarget(
+      name: "RcloneExtensionTests",
+      dependencies: ["TestExecution", "WebDAVTestSupport", .product(name: "Crypto", package: "swift-crypto")],
+      swiftSettings: strict),
   ]
 )
