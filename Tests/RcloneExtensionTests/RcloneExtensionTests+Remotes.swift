@@ -67,6 +67,9 @@ import WebDAVTestSupport
   @Test func anExpiredTokenAsksToReconnectWithRclone() throws {
     let folder = try Folder()
     // An `rclone` that fails as rclone does when Google refuses a refresh token.
+    // Written under another name and copied into place by `install`: a file this process still
+    // had open for writing when a parallel test forked would be inherited, and exec'ing it would
+    // fail with ETXTBSY for as long as that child lives.
     let fake = folder.path + "/rclone"
     try Data(
       """
@@ -76,8 +79,13 @@ import WebDAVTestSupport
       exit 1
 
       """.utf8
-    ).write(to: URL(fileURLWithPath: fake))
-    chmod(fake, 0o755)
+    ).write(to: URL(fileURLWithPath: fake + ".txt"))
+    let install = Process()
+    install.executableURL = URL(fileURLWithPath: "/usr/bin/install")
+    install.arguments = ["-m", "755", fake + ".txt", fake]
+    try install.run()
+    install.waitUntilExit()
+    #expect(install.terminationStatus == 0)
     let s = try ExtensionSession(config: ["remote": "gdrive:Documents", "rclone": fake])
     #expect(s.capabilities["auth"] == nil, "Folio cannot sign in for rclone: no fields to ask")
     for (method, params) in [("item", ["id": "#root"]), ("enumerateItems", ["container": "#root", "pageSize": 10]), ("authenticate", [:])]
