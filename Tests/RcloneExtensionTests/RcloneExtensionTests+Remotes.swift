@@ -102,7 +102,8 @@ import WebDAVTestSupport
   @Test func aMissingRemoteFolderIsUnreachableForEveryCall() throws {
     let s = try ExtensionSession(config: ["remote": "/tmp/folio-rclone-no-such-folder-\(UUID().uuidString)"])
     for (method, params) in [
-      ("item", ["id": "#root"]), ("item", ["id": "/a.txt"]), ("enumerateItems", ["container": "#root", "pageSize": 10]),
+      ("item", ["id": "#root"]), ("item", ["id": "/a.txt"]), ("item", ["id": "not-an-id-it-gave"]),
+      ("deleteItem", ["id": "not-an-id-it-gave", "recursive": false]), ("enumerateItems", ["container": "#root", "pageSize": 10]),
       ("enumerateItems", ["container": "/Sub", "pageSize": 10]), ("deleteItem", ["id": "/a.txt", "recursive": false]),
       ("fetchContents", ["id": "/a.txt", "dest": s.destination()]),
     ] as [(String, [String: Any])] {

@@ -151,9 +151,13 @@ import Testing
     try remote.write("b.txt", Array("b".utf8))
     try remote.write("Dir/inner.txt", Array("inner".utf8))
     let s = try ExtensionSession(config: ["remote": remote.path])
+    let before = try s.result("item", ["id": "/a.txt"])
     let renamed = try #require(
       try s.result("modifyItem", ["template": ["id": "/a.txt", "name": "c.txt"], "baseVersion": [:], "fields": ["name"]])["item"] as? [String: Any])
     #expect(renamed["id"] as? String == "/c.txt")
+    // A rename is a metadata change (the local backend keeps the file's time), not a content one.
+    let (old, new) = (before["version"] as? [String: String], renamed["version"] as? [String: String])
+    #expect(old?["metadata"] != new?["metadata"] && old?["content"] == new?["content"], "\(String(describing: old)) \(String(describing: new))")
     #expect(try remote.names() == ["Dir", "b.txt", "c.txt"])
     let moved = try #require(
       try s.result("modifyItem", ["template": ["id": "/c.txt", "parent": "/Dir"], "baseVersion": [:], "fields": ["parent"]])["item"] as? [String: Any])
@@ -179,6 +183,8 @@ import Testing
     #expect(try s.call("deleteItem", ["id": "/Empty", "recursive": false])["result"] != nil)
     #expect(try s.call("deleteItem", ["id": "/Full", "recursive": true])["result"] != nil)
     #expect(try s.call("deleteItem", ["id": "/never.txt", "recursive": false])["result"] != nil)
+    #expect(try s.call("deleteItem", ["id": "not-an-id-it-gave", "recursive": false])["result"] != nil)
+    #expect(try s.failure("item", ["id": "not-an-id-it-gave"]).code == -1005)
     #expect(try remote.names() == [])
   }
 
