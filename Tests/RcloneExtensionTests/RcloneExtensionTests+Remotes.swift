@@ -67,25 +67,12 @@ import WebDAVTestSupport
   @Test func anExpiredTokenAsksToReconnectWithRclone() throws {
     let folder = try Folder()
     // An `rclone` that fails as rclone does when Google refuses a refresh token.
-    // Written under another name and copied into place by `install`: a file this process still
-    // had open for writing when a parallel test forked would be inherited, and exec'ing it would
-    // fail with ETXTBSY for as long as that child lives.
-    let fake = folder.path + "/rclone"
-    try Data(
-      """
-      #!/bin/sh
-      echo '2026/11/28 10:00:00 Failed to create file system for "gdrive:Documents": couldn'"'"'t fetch token: oauth2: cannot fetch token: 400 Bad Request' >&2
-      echo 'Response: {"error": "invalid_grant", "error_description": "Token has been expired or revoked."}' >&2
-      exit 1
-
-      """.utf8
-    ).write(to: URL(fileURLWithPath: fake + ".txt"))
-    let install = Process()
-    install.executableURL = URL(fileURLWithPath: "/usr/bin/install")
-    install.arguments = ["-m", "755", fake + ".txt", fake]
-    try install.run()
-    install.waitUntilExit()
-    #expect(install.terminationStatus == 0)
+    let fake = try fakeRclone(
+      in: folder,
+      says: [
+        #"2026/11/28 10:00:00 Failed to create file system for "gdrive:Documents": couldn't fetch token: oauth2: cannot fetch token: 400 Bad Request"#,
+        #"Response: {"error": "invalid_grant", "error_description": "Token has been expired or revoked."}"#,
+      ], status: 1)
     let s = try ExtensionSession(config: ["remote": "gdrive:Documents", "rclone": fake])
     #expect(s.capabilities["auth"] == nil, "Folio cannot sign in for rclone: no fields to ask")
     for (method, params) in [("item", ["id": "#root"]), ("enumerateItems", ["container": "#root", "pageSize": 10]), ("authenticate", [:])]
@@ -142,10 +129,47 @@ import WebDAVTestSupport
     }
   }
 
+  /// rclone's failures as File Provider codes, from what rclone prints (real messages of its
+  /// backends): quota before permission (Drive's quota error is a 403), network before "not found".
+  @Test(arguments: [
+    (#"Failed to copy: googleapi: Error 403: The user's Drive storage quota has been exceeded., storageQuotaExceeded"#, 7, -1003),
+    (#"Failed to about: Propfind "https://dav.example.com/": dial tcp: lookup dav.example.com on 127.0.0.53:53: no such host"#, 1, -1004),
+    (#"Failed to about: RequestError: send request failed caused by: Get "https://s3.example.com/": net/http: TLS handshake timeout"#, 1, -1004),
+    (#"Failed to about: AccessDenied: Access Denied status code: 403, request id: X"#, 1, 257),
+    (#"Failed to create file system for "nosuch:": didn't find section in config file"#, 1, -1000),
+    (#"Failed to about: something rclone has never said before"#, 2, 2),
+  ])
+  func rcloneFailuresAreFileProviderCodes(said: String, status: Int, code: Int) throws {
+    let folder = try Folder()
+    let fake = try fakeRclone(in: folder, says: ["2026/11/28 10:00:00 ERROR : " + said], status: status)
+    let s = try ExtensionSession(config: ["remote": "remote:folder", "rclone": fake])
+    let failure = try s.failure("about")
+    #expect(failure.code == code, "\(failure)")
+  }
+
   @Test func aMissingSettingOrProgramFailsInitializeWithTheReason() throws {
     #expect(throws: SessionError.self) { try ExtensionSession(config: [:]) }
     #expect(throws: SessionError.self) { try ExtensionSession(config: ["remote": "/tmp", "rclone": "/nonexistent/rclone"]) }
   }
+}
+
+/// An `rclone` that prints `lines` on stderr and exits with `status`, whatever it is asked.
+///
+/// Written under another name and copied into place by `install`: a file this process still had
+/// open for writing when a parallel test forked would be inherited, and exec'ing it would fail
+/// with ETXTBSY for as long as that child lives.
+func fakeRclone(in folder: Folder, says lines: [String], status: Int) throws -> String {
+  let fake = folder.path + "/rclone"
+  let quoted = lines.map { "'" + $0.replacingOccurrences(of: "'", with: "'\"'\"'") + "'" }
+  let script = "#!/bin/sh\n" + quoted.map { "printf '%s\\n' \($0) >&2\n" }.joined() + "exit \(status)\n"
+  try Data(script.utf8).write(to: URL(fileURLWithPath: fake + ".txt"))
+  let install = Process()
+  install.executableURL = URL(fileURLWithPath: "/usr/bin/install")
+  install.arguments = ["-m", "755", fake + ".txt", fake]
+  try install.run()
+  install.waitUntilExit()
+  guard install.terminationStatus == 0 else { throw SessionError("install could not place \(fake)") }
+  return fake
 }
 
 /// A private rclone.conf with one remote, `davtest`, for a loopback WebDAV server (its password
