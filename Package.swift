@@ -283,6 +283,12 @@ let package = Package(
         .product(name: "NIOHTTP1", package: "swift-nio"),
       ],
       swiftSettings: strict),
+    // folio-rclone (Extensions/, Python) spoken to over FEP/1 lines: rclone's local and in-memory
+    // backends, `rclone serve webdav` on loopback, a fake rclone with an expired token.
+    .testTarget(
+      name: "RcloneExtensionTests",
+      dependencies: ["TestExecution", "WebDAVTestSupport", .product(name: "Crypto", package: "swift-crypto")],
+      swiftSettings: strict),
     .testTarget(name: "FolioProtocolTests", dependencies: ["FolioProtocol"], swiftSettings: strict),
     // The real `folio serve` on loopback (TestSupport.ServerProcess): build the folio product first.
     .testTarget(
@@ -353,12 +359,6 @@ let package = Package(
     // tmux end-to-end tests of the real `folio` binary (needs tmux; .ci/run installs it).
     .testTarget(
       name: "TerminalEndToEndTests", dependencies: ["TestExecution", "ProviderAPI", "TestSupport", "SSHTestSupport", "SFTPClient"],
-      swiftSettings: strict),
-    // folio-rclone (Extensions/, Python) spoken to over FEP/1 lines: rclone's local and in-memory
-    // backends, `rclone serve webdav` on loopback, a fake rclone with an expired token.
-    .testTarget(
-      name: "RcloneExtensionTests",
-      dependencies: ["TestExecution", "WebDAVTestSupport", .product(name: "Crypto", package: "swift-crypto")],
       swiftSettings: strict),
   ]
 )

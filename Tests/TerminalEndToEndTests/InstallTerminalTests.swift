@@ -33,8 +33,6 @@ extension TerminalEndToEndTests {
         #expect(FileManager.default.fileExists(atPath: prefix + "/" + file), "\(file) is not installed")
       }
       #expect(FileManager.default.isExecutableFile(atPath: prefix + "/bin/folio"))
-      // The shipped extensions go beside it, where the extension host looks for them.
-      #expect(FileManager.default.isExecutableFile(atPath: prefix + "/bin/folio-rclone"))
 
       try sandbox.file("hello.txt", "hi")
       // No system data directory has Folio's themes: only PREFIX/share, found from bin/folio.
