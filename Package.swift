@@ -288,6 +288,12 @@ let package = Package(
         .product(name: "NIOHTTP1", package: "swift-nio"),
       ],
       swiftSettings: strict),
+    // folio-rclone (Extensions/, Python) spoken to over FEP/1 lines: rclone's local and in-memory
+    // backends, `rclone serve webdav` on loopback, a fake rclone with an expired token.
+    .testTarget(
+      name: "RcloneExtensionTests",
+      dependencies: ["TestExecution", "WebDAVTestSupport", .product(name: "Crypto", package: "swift-crypto")],
+      swiftSettings: strict),
     .testTarget(name: "FolioProtocolTests", dependencies: ["FolioProtocol"], swiftSettings: strict),
     // The real `folio serve` on loopback (TestSupport.ServerProcess): build the folio product first.
     .testTarget(
