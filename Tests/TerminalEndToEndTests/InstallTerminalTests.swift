@@ -34,7 +34,7 @@ extension TerminalEndToEndTests {
       }
       #expect(FileManager.default.isExecutableFile(atPath: prefix + "/bin/folio"))
       // The shipped extensions, beside the binary where a location's `command` finds them.
-      for program in ["folio-ext-sqlite", "folio-ext-shdir"] {
+      for program in ["folio-ext-sqlite", "folio-ext-shdir", "folio-rclone"] {
         #expect(FileManager.default.isExecutableFile(atPath: prefix + "/bin/" + program), "\(program) is not installed")
       }
 
