@@ -24,7 +24,7 @@ public final class RcloneDAVServer: WebDAVTestServer, @unchecked Sendable {
   public var log: String { LoopbackServer.read(folder + "/rclone.log") }
 
   /// - Parameters:
-  ///   - bytesPerSecond: rclone's `--bwlimit`: a slow link, so that a test can act while an upload
+  ///   - bytesPerSecond: rclone's `--bwlimit` in bytes (with the `B` suffix: a bare number is KiB/s): a slow link, so that a test can act while an upload
   ///     is still under way.
   ///   - dirCacheSeconds: rclone's `--dir-cache-time`: how long a listing is served from its cache
   ///     (what another program wrote on disk meanwhile is not seen).
@@ -40,7 +40,7 @@ public final class RcloneDAVServer: WebDAVTestServer, @unchecked Sendable {
         [
           "serve", "webdav", "--addr", "127.0.0.1:\(port)", "--user", user, "--pass", password, "--config", "/dev/null",
           "--cache-dir", folder + "/cache", folder + "/files",
-        ] + (bytesPerSecond.map { ["--bwlimit", "\($0)"] } ?? [])
+        ] + (bytesPerSecond.map { ["--bwlimit", "\($0)B"] } ?? [])
           + (dirCacheSeconds.map { ["--dir-cache-time", "\($0)s"] } ?? []), output: folder + "/rclone.log")
     }
     launch = launcher

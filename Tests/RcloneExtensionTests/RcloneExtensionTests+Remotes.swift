@@ -102,8 +102,7 @@ import WebDAVTestSupport
   /// answered meanwhile, and a cancel is answered -32800 with rclone stopped: the file does not
   /// grow after the answer.
   @Test func aSlowDownloadLetsOtherCallsThroughAndStopsWhenCancelled() throws {
-    // `--bwlimit` reads a bare number as KiB/s (RcloneDAVServer passes the number as it is).
-    let server = try RcloneDAVServer(bytesPerSecond: 64)
+    let server = try RcloneDAVServer(bytesPerSecond: 64 << 10)
     defer { server.stop() }
     try Data(randomBytes(4 << 20, seed: 4)).write(to: URL(fileURLWithPath: server.files + "/slow.bin"))
     try Data("small".utf8).write(to: URL(fileURLWithPath: server.files + "/small.txt"))
