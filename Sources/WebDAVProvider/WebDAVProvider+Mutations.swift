@@ -200,7 +200,7 @@ extension WebDAVProvider {
     }
     let temporary = try Self.davPath(target.parent.appending(Self.temporaryName(token)))
     do {
-      _ = try await c.upload(file: local, to: temporary, condition: .none, progress: report)
+      try await Self.putOwnTemporary(c, local, temporary, report)
       if !creating, let ifMatch {
         let now = try await c.stat(destination)
         if WebDAVVersion.strong(now.etag) != ifMatch {
@@ -211,6 +211,32 @@ extension WebDAVProvider {
     } catch {
       Self.remove(temporary, c)
       throw error
+    }
+  }
+
+  /// The PUT of an upload's own temporary. A 423 (Locked) there meets an earlier attempt of the
+  /// same upload that the server is still reading: rclone holds the file while the handler of a
+  /// killed client's PUT drains what the kernel had buffered, which on a slow link takes seconds.
+  /// Nobody else writes that name, so it is tried again for about a minute, and then reported
+  /// `serverBusy` (transient: the journal tries later), never "locked by another user".
+  private static func putOwnTemporary(
+    _ c: WebDAVClient, _ local: String, _ temporary: WebDAVPath, _ report: @escaping @Sendable (Int64) -> Void
+  ) async throws {
+    var pause: Duration = .milliseconds(250)
+    var attempts = 0
+    while true {
+      do {
+        _ = try await c.upload(file: local, to: temporary, condition: .none, progress: report)
+        return
+      } catch {
+        guard error.code == .locked else { throw error }
+        attempts += 1
+        if attempts > 20 {
+          throw ProviderError(.serverBusy, "the server still holds an earlier attempt of this upload", retryAfter: 10)
+        }
+      }
+      try await Task.sleep(for: pause)
+      pause = pause < .seconds(2) ? pause * 2 : .seconds(4)
     }
   }
 
