@@ -144,6 +144,12 @@ let package = Package(
       name: "S3Provider",
       dependencies: ["ProviderAPI", "S3Client", .product(name: "Crypto", package: "swift-crypto")],
       swiftSettings: strict),
+    // A location served by an out-of-process extension speaking FEP/1 (docs/EXTENSIONS.md): the
+    // process, JSON-RPC over its stdio, deadlines, crash isolation. ProviderAPI, Foundation, Glibc.
+    .target(
+      name: "ExtensionHost",
+      dependencies: ["ProviderAPI", "CFolioSystem", .product(name: "Crypto", package: "swift-crypto")],
+      swiftSettings: strict),
     // config.toml: openers, custom actions, domains, cache budget, theme.
     .target(name: "FolioConfig", dependencies: ["ProviderAPI", "TOMLKit"], swiftSettings: strict),
     // ncursesw, wide API (see Sources/CNCursesW/shim.h). Only TerminalBackend imports it.
@@ -292,6 +298,10 @@ let package = Package(
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "Crypto", package: "swift-crypto"),
       ],
+      swiftSettings: strict),
+    // ExtensionHost against real extension processes (Python fixtures in Fixtures/).
+    .testTarget(
+      name: "ExtensionHostTests", dependencies: ["ExtensionHost", "ProviderAPI"], exclude: ["Fixtures"],
       swiftSettings: strict),
     .testTarget(name: "FolioConfigTests", dependencies: ["FolioConfig", "ProviderAPI"], swiftSettings: strict),
     .testTarget(
