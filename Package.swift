@@ -202,7 +202,7 @@ let package = Package(
       dependencies: [
         "FolioBuildInfo", "ProviderAPI", "WorkingSetIndex", "LocalProvider", "ProviderCore", "FolioConfig",
         "BrowserUI", "BrowserApp", "TerminalBackend", "FolioServer", "FolioServerProvider", "SFTPClient", "SFTPProvider",
-        "S3Client", "S3Provider", "WebDAVClient", "WebDAVProvider",
+        "S3Client", "S3Provider", "WebDAVClient", "WebDAVProvider", "ExtensionHost",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strict),

@@ -11,7 +11,7 @@ import ProviderAPI
 public enum ExtensionCommand {
   /// The executable's path, or a `badConfig` naming every place looked in.
   public static func resolve(
-    _ name: String, path: String? = ProcessInfo.processInfo.environment["PATH"], besideBinary: String?, dataDirectory: String?
+    _ name: String, path: String? = ProcessInfo.processInfo.environment["PATH"], directories: [String]
   ) throws(ProviderError) -> String {
     guard !name.isEmpty else { throw ProviderError(.badConfig, "the extension's command is empty") }
     if name.contains("/") {
@@ -26,7 +26,7 @@ public enum ExtensionCommand {
       if isExecutableFile(dir + "/" + name) { return dir + "/" + name }
     }
     places.append("PATH")
-    for dir in [besideBinary, dataDirectory].compactMap({ $0 }) {
+    for dir in directories {
       if isExecutableFile(dir + "/" + name) { return dir + "/" + name }
       places.append(dir)
     }

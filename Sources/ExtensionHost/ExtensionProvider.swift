@@ -105,7 +105,8 @@ public final class ExtensionProvider: Provider, AccountStatusProviding, Retryabl
       return (value, session.capabilities)
     case .failure(let e):
       if e.code == .cancelled { throw .cancelledError }
-      throw e
+      // A stop says why, with the extension's last words (Info, the status line, `folio`).
+      throw e.message.hasPrefix("extension stopped") ? withTail(e) : e
     }
   }
 
@@ -334,6 +335,12 @@ public final class ExtensionProvider: Provider, AccountStatusProviding, Retryabl
   /// Retry (Reload in the browser, `folio sync`, `folio domain check`): clears the breaker or a
   /// start failure, so the next call starts the extension again.
   public func retryNow() { supervisor.retry() }
+
+  /// The extension's `describe` answer: its name and version, the protocols it speaks, its
+  /// settings (`{name, description, required, secret}`), from a process of its own.
+  public func describe() async throws(ProviderError) -> JSONValue {
+    try await ExtensionSupervisor.describe(launch)
+  }
 
   /// Stops the extension in order (the end of `folio`, tests).
   public func shutdown() async { await supervisor.shutdown() }

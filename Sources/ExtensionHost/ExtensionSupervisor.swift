@@ -191,8 +191,7 @@ final class ExtensionSupervisor: @unchecked Sendable {
   private func startOnce() async -> Result<Session, ProviderError> {
     do throws(ProviderError) {
       guard let argv0 = launch.command.first else { throw ProviderError(.badConfig, "the extension's command is empty") }
-      let executable = try ExtensionCommand.resolve(
-        argv0, besideBinary: launch.searchDirectories.first, dataDirectory: launch.searchDirectories.dropFirst().first)
+      let executable = try ExtensionCommand.resolve(argv0, directories: launch.searchDirectories)
       try Self.prepare(launch.stateDirectory, emptying: false)
       try Self.prepare(launch.stagingDirectory, emptying: true)
       log.note("starting \(launch.command.joined(separator: " "))")
@@ -282,6 +281,30 @@ final class ExtensionSupervisor: @unchecked Sendable {
       try fm.setAttributes([.posixPermissions: 0o700], ofItemAtPath: dir.path)
     } catch {
       throw ProviderError(.ioError, "cannot prepare \(TerminalText.escape(dir.path)): \(error.localizedDescription)")
+    }
+  }
+
+  // MARK: describe
+
+  /// Runs the extension once, apart from the supervised one, for its `describe` answer (what
+  /// `folio domain add --extension` checks the settings against), then shuts it down.
+  static func describe(_ launch: ExtensionLaunch) async throws(ProviderError) -> JSONValue {
+    guard let argv0 = launch.command.first else { throw ProviderError(.badConfig, "the extension's command is empty") }
+    let executable = try ExtensionCommand.resolve(argv0, directories: launch.searchDirectories)
+    try prepare(launch.stateDirectory, emptying: false)
+    let log = ExtensionLog(file: launch.logFile)
+    let process = try ExtensionProcess.start(
+      executable: executable, argv: launch.command, directory: launch.stateDirectory.path, environment: ["FOLIO_EXTENSION": "1"])
+    let connection = ExtensionConnection(
+      process: process, log: log, deadlines: launch.deadlines, onNotification: { _, _ in }, onStop: { _ in })
+    let result = await connection.call("describe", [:], class: .setup)
+    await connection.close(grace: 1)
+    switch result {
+    case .success(let v): return v
+    case .failure(let e):
+      throw ProviderError(
+        e.code == .featureUnsupported ? .featureUnsupported : .badConfig,
+        "\(TerminalText.escape(argv0)) did not describe itself: \(e.message)")
     }
   }
 

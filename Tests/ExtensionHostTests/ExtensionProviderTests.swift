@@ -28,6 +28,15 @@ import Testing
     #expect(await failure { try await f.provider.item(for: ItemIdentifier("nope")) }?.code == .noSuchItem)
   }
 
+  @Test func describeListsTheSettings() async throws {
+    let f = try ExtensionFixture()
+    defer { Task { await f.close() } }
+    let d = try await f.provider.describe()
+    #expect(d["settings"]?.array?.compactMap { $0["name"]?.string } == ["root", "delay"])
+    #expect(d["settings"]?.array?.first?["required"] == .bool(true))
+    #expect(f.provider.startCount == 0)
+  }
+
   @Test func traitsActionsAndDecorationsComeFromInitialize() async throws {
     let f = try ExtensionFixture()
     defer { Task { await f.close() } }
