@@ -301,7 +301,8 @@ let package = Package(
       swiftSettings: strict),
     // ExtensionHost against real extension processes (Python fixtures in Fixtures/).
     .testTarget(
-      name: "ExtensionHostTests", dependencies: ["ExtensionHost", "ProviderAPI"], exclude: ["Fixtures"],
+      name: "ExtensionHostTests", dependencies: ["ExtensionHost", "ProviderAPI", "ProviderCore", "WorkingSetIndex"],
+      exclude: ["Fixtures"],
       swiftSettings: strict),
     .testTarget(name: "FolioConfigTests", dependencies: ["FolioConfig", "ProviderAPI"], swiftSettings: strict),
     .testTarget(
