@@ -231,6 +231,7 @@ let package = Package(
         "ProviderAPI", "LocalProvider", "ProviderCore", "WorkingSetIndex", "FolioServerProvider", "FolioProtocol",
         "TestSupport", "SFTPClient", "SFTPProvider", "SSHTestSupport", "S3Client", "S3Provider", "S3TestSupport",
         "WebDAVClient", "WebDAVProvider", "WebDAVTestSupport", "PreviewImage", "PreviewKit", "CPreviewImageFixtures",
+        "ExtensionHost",
       ],
       swiftSettings: strict),
     // Test doubles: InMemoryProvider with injectable latency, failures and clock.

@@ -65,6 +65,22 @@ def item(id_):
     return it
 
 
+listings = {}
+
+
+def listing(path):
+    """The sorted names of a folder, read again only when its mtime moves (paging a big folder)."""
+    mtime = os.stat(path).st_mtime_ns
+    with state_lock:
+        known = listings.get(path)
+    if known and known[0] == mtime:
+        return known[1]
+    names = sorted(os.listdir(path))
+    with state_lock:
+        listings[path] = (mtime, names)
+    return names
+
+
 def child_id(parent, name):
     return name if parent == "#root" else parent + "/" + name
 
@@ -130,7 +146,7 @@ def handle(method, p, rid):
         c = p["container"]
         if not os.path.isdir(real(c)):
             raise Err(-1005, "no such folder")
-        names = sorted(os.listdir(real(c)))
+        names = listing(real(c))
         start = int(p.get("page") or 0)
         size = max(1, int(p.get("pageSize", 100)))
         chunk = names[start:start + size]
