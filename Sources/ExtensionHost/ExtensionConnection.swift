@@ -318,6 +318,9 @@ final class ExtensionConnection: @unchecked Sendable {
     }
     let process = self.process
     Thread.detachNewThread { _ = process.waitForExit() }
+    // Its last words first (stderr ends with the process; a child that keeps it open costs
+    // half a second at most).
+    log.waitForEnd(upTo: 0.5)
     log.note("stopped: \(reason)")
     // The supervisor first, so a caller that tries again at once meets the crash, not this
     // dead session.

@@ -70,9 +70,23 @@ public final class ExtensionLog: @unchecked Sendable {
     written += data.count
   }
 
+  /// Waits (at most `seconds`) until every stream followed so far reached EOF: a crashed
+  /// extension's last words are in the tail before the crash is reported.
+  func waitForEnd(upTo seconds: TimeInterval) {
+    ended.lock()
+    defer { ended.unlock() }
+    let deadline = Date(timeIntervalSinceNow: seconds)
+    while following > 0 && ended.wait(until: deadline) {}
+  }
+  private let ended = NSCondition()
+  private var following = 0
+
   /// Reads `fd` (the extension's stderr) line by line on a thread of its own until EOF, then
   /// closes it.
   func follow(_ fd: Int32, name: String) {
+    ended.lock()
+    following += 1
+    ended.unlock()
     let thread = Thread { [self] in
       var buffer = [UInt8](repeating: 0, count: 16384)
       var pending: [UInt8] = []
@@ -95,6 +109,10 @@ public final class ExtensionLog: @unchecked Sendable {
       }
       if !pending.isEmpty { extensionLine(pending[...]) }
       Glibc.close(fd)
+      ended.lock()
+      following -= 1
+      ended.broadcast()
+      ended.unlock()
     }
     thread.name = "extension stderr: \(name)"
     thread.start()

@@ -119,3 +119,29 @@ import Testing
     #expect(try String(contentsOf: f.stats, encoding: .utf8) == "3")
   }
 }
+
+/// Change signals: `$/signal` with push, the host's own timer (`pollSeconds`) without.
+@Suite struct ExtensionSignalTests {
+  @Test func aSignalReachesTheContainersWatchers() async throws {
+    let f = try ExtensionFixture(["changes": "push"])
+    defer { Task { await f.close() } }
+    _ = try await f.provider.enumerate(EnumerationRequest(container: .root), page: nil) { _ in }
+    #expect(f.provider.traits.changeFeed == .push)
+    let signals = f.provider.changeSignals(for: .root)
+    let got = Task {
+      var it = signals.makeAsyncIterator()
+      return await it.next() != nil
+    }
+    _ = try await f.provider.item(for: ItemIdentifier("a.txt"))
+    #expect(await got.value)
+  }
+
+  @Test func withoutPushTheHostAsksOnTheExtensionsTimer() async throws {
+    let f = try ExtensionFixture(["changes": "pull"])
+    defer { Task { await f.close() } }
+    _ = try await f.provider.item(for: .root)
+    #expect(f.provider.traits.changeFeed == .pull)
+    var it = f.provider.changeSignals(for: .workingSet).makeAsyncIterator()
+    #expect(await it.next() != nil)
+  }
+}

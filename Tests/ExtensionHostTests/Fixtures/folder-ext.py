@@ -14,6 +14,8 @@ Ids are paths relative to the root ("#root" for the root). Settings ([domain.con
   flag          a file whose existence makes crash_on/hang_on behave
   stats         a file where it writes the most requests it saw in flight at once
   barrier       N: each request waits (up to 20 s) until N requests are in flight at once
+  changes       "push": declares push (and sends $/signal {container: "#root"} before each item
+                answer); "pull": declares a feed without push, pollSeconds 1
 """
 import base64, hashlib, json, os, shutil, signal, sys, threading, time
 
@@ -118,8 +120,9 @@ def handle(method, p, rid):
         if not root():
             raise Err(1, "root is not set")
         n = int(cfg("concurrency", "4"))
+        changes = {"push": {"push": True}, "pull": {"push": False, "pollSeconds": 1}}.get(cfg("changes"), {"feed": False})
         return {"protocol": 1, "extension": {"name": "folder-ext", "version": "1"},
-                "capabilities": {"identity": "path", "changes": {"feed": False},
+                "capabilities": {"identity": "path", "changes": changes,
                                  "fetch": {"ranges": True, "sha256": True}, "about": True,
                                  "concurrency": {"metadata": n, "downloads": n, "uploads": n},
                                  "write": {"create": True, "modify": ["name", "parent", "contents"], "delete": True}},
@@ -138,6 +141,8 @@ def handle(method, p, rid):
     if method == "shutdown":
         return None
     if method == "item":
+        if cfg("changes") == "push":
+            send({"jsonrpc": "2.0", "method": "$/signal", "params": {"container": "#root"}})
         return item(p["id"])
     if method == "itemAtPath":
         rel = p["path"].strip("/")
