@@ -24,6 +24,7 @@ public final class ExtensionProvider: Provider, AccountStatusProviding, Retryabl
   private var watchers: [UUID: (container: ItemIdentifier, continuation: AsyncStream<Void>.Continuation)] = [:]
   private var pollTask: Task<Void, Never>?
   private var itemAtPathUnsupported = false
+  let hostSorted = HostSortedListings()
 
   public init(launch: ExtensionLaunch) {
     self.domain = launch.domain
@@ -220,18 +221,44 @@ public final class ExtensionProvider: Provider, AccountStatusProviding, Retryabl
   public func enumerate(
     _ request: EnumerationRequest, page: Page?, progress: @escaping @Sendable (EnumerationProgress) -> Void
   ) async throws(ProviderError) -> ItemPage {
+    if HostSortedListings.isHostToken(page), let page {
+      guard let (id, offset) = HostSortedListings.parse(page) else { throw ProviderError(.pageExpired, "an unknown page") }
+      return try hostSorted.page(id, offset: offset, size: request.suggestedPageSize)
+    }
+    if page == nil, !HostSortedListings.extensionSorts(request.sort, currentCapabilities) {
+      // An order the extension does not do: the whole folder by name, sorted here.
+      var all: [Item] = []
+      var next: Page? = nil
+      var byName = request
+      byName.sort = ItemSort(key: .name, ascending: true, foldersFirst: false)
+      byName.suggestedPageSize = max(request.suggestedPageSize, 1000)
+      repeat {
+        let p = try await enumerateFromExtension(byName, page: next, progress: { _ in })
+        all += p.items
+        next = p.nextPage
+        progress(EnumerationProgress(phase: .readingMetadata, completed: all.count, total: p.totalCount))
+      } while next != nil
+      progress(EnumerationProgress(phase: .sorting, completed: 0, total: all.count))
+      let id = hostSorted.store(HostSortedListings.sorted(all, by: request.sort))
+      return try hostSorted.page(id, offset: 0, size: request.suggestedPageSize)
+    }
+    return try await enumerateFromExtension(request, page: page, progress: progress)
+  }
+
+  /// One page in the extension's own order.
+  private func enumerateFromExtension(
+    _ request: EnumerationRequest, page: Page?, progress: @escaping @Sendable (EnumerationProgress) -> Void
+  ) async throws(ProviderError) -> ItemPage {
     let caps = currentCapabilities
     var params: [String: JSONValue] = [
       "container": .string(request.container.rawValue), "pageSize": .number(Double(max(1, request.suggestedPageSize))),
       "includeHidden": .bool(request.includeHidden),
     ]
     if let page { params["page"] = .string(String(decoding: page.data, as: UTF8.self)) }
-    // The sorts the extension does itself; any other is asked by name (the core orders a
-    // listing it has whole).
+    // Only sorts the extension declared reach it (the others are the host's).
     let key = request.sort.key == .date ? "date" : request.sort.key == .size ? "size" : "name"
-    let by = caps.sorts.contains(key) ? key : "name"
     params["sort"] = [
-      "by": .string(by), "descending": .bool(by == key && !request.sort.ascending), "foldersFirst": .bool(request.sort.foldersFirst),
+      "by": .string(key), "descending": .bool(!request.sort.ascending), "foldersFirst": .bool(request.sort.foldersFirst),
     ]
     let (json, answerCaps) = try await call(
       "enumerateItems", .object(params), .metadata,

@@ -88,6 +88,25 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: f.root.appendingPathComponent("renamed.txt").path))
   }
 
+  @Test func anOrderTheExtensionDoesNotDoIsSortedByTheHost() async throws {
+    let f = try ExtensionFixture(files: ["old.txt": "1", "new.txt": "22", "mid.txt": "333", "sub/x": ""])
+    defer { Task { await f.close() } }
+    for (name, seconds) in [("old.txt", 1_000_000.0), ("mid.txt", 2_000_000.0), ("new.txt", 3_000_000.0), ("sub", 500.0)] {
+      try FileManager.default.setAttributes(
+        [.modificationDate: Date(timeIntervalSince1970: seconds)], ofItemAtPath: f.root.appendingPathComponent(name).path)
+    }
+    let byDate = EnumerationRequest(
+      container: .root, sort: ItemSort(key: .date, ascending: false, foldersFirst: true), suggestedPageSize: 2)
+    let first = try await f.provider.enumerate(byDate, page: nil) { _ in }
+    #expect(first.items.map(\.filename.lossyString) == ["sub", "new.txt"])
+    let second = try await f.provider.enumerate(byDate, page: first.nextPage) { _ in }
+    #expect(second.items.map(\.filename.lossyString) == ["mid.txt", "old.txt"])
+    #expect(second.nextPage == nil && first.totalCount == 4)
+    let bySize = try await f.provider.enumerate(
+      EnumerationRequest(container: .root, sort: ItemSort(key: .size, ascending: true, foldersFirst: false)), page: nil) { _ in }
+    #expect(bySize.items.map(\.filename.lossyString) == ["sub", "old.txt", "new.txt", "mid.txt"])
+  }
+
   @Test func aBadNameIsRefusedAndTheRestOfThePageKept() async throws {
     let f = try ExtensionFixture()
     defer { Task { await f.close() } }
