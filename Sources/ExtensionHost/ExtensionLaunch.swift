@@ -12,6 +12,12 @@ public struct ExtensionLaunch: Sendable {
   public var config: [String: String]
   /// `$XDG_CACHE_HOME/folio/content/.staging/<domain>`: on the content cache's filesystem.
   public var stagingDirectory: URL
+  /// This process's own folder in it (`<pid>`): what the extension is given as `stagingDir`, and
+  /// what a start empties. The browser and `folio sync` may run one location's extension at the
+  /// same time; one emptying the other's staging folder would cut its transfers short.
+  public var processStagingDirectory: URL {
+    stagingDirectory.appendingPathComponent(String(getpid()), isDirectory: true)
+  }
   /// `$XDG_STATE_HOME/folio/extensions/<domain>`: the extension's working directory.
   public var stateDirectory: URL
   /// `$XDG_STATE_HOME/folio/extensions/<domain>.log`.

@@ -47,9 +47,9 @@ extension ExtensionProvider {
   ) async throws(ProviderError) -> (Item, URL, String?) {
     // Started first: a start empties the staging folder.
     _ = try await supervisor.session()
-    let staged = launch.stagingDirectory.appendingPathComponent("dl-" + UUID().uuidString.lowercased())
+    let staged = launch.processStagingDirectory.appendingPathComponent("dl-" + UUID().uuidString.lowercased())
     try? FileManager.default.createDirectory(
-      at: launch.stagingDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+      at: launch.processStagingDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     let fd = open(staged.path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
     guard fd >= 0 else {
       throw ProviderError(.ioError, "cannot create a staging file: \(String(cString: strerror(errno)))", underlying: errno)
@@ -122,9 +122,9 @@ extension ExtensionProvider {
   /// until it answers: a hard link when the file is already read-only (nothing to protect), else
   /// a copy (a link would share the caller's mode, and the extension must not write to it).
   func stageUpload(_ contents: URL) throws(ProviderError) -> URL {
-    let staged = launch.stagingDirectory.appendingPathComponent("up-" + UUID().uuidString.lowercased())
+    let staged = launch.processStagingDirectory.appendingPathComponent("up-" + UUID().uuidString.lowercased())
     try? FileManager.default.createDirectory(
-      at: launch.stagingDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+      at: launch.processStagingDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     var st = stat()
     guard stat(contents.path, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
       throw ProviderError(.noSuchItem, "the file to upload is gone: \(TerminalText.escape(contents.path))")

@@ -1,6 +1,10 @@
 import Foundation
 import ProviderAPI
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Starts a location's extension when a call needs it, restarts it after a crash, and stops
 /// restarting when it keeps crashing: crash isolation (docs/EXTENSIONS.md §5).
 ///
@@ -193,7 +197,9 @@ final class ExtensionSupervisor: @unchecked Sendable {
       guard let argv0 = launch.command.first else { throw ProviderError(.badConfig, "the extension's command is empty") }
       let executable = try ExtensionCommand.resolve(argv0, directories: launch.searchDirectories)
       try Self.prepare(launch.stateDirectory, emptying: false)
-      try Self.prepare(launch.stagingDirectory, emptying: true)
+      try Self.prepare(launch.stagingDirectory, emptying: false)
+      Self.removeOrphans(in: launch.stagingDirectory)
+      try Self.prepare(launch.processStagingDirectory, emptying: true)
       log.note("starting \(launch.command.joined(separator: " "))")
       let process = try ExtensionProcess.start(
         executable: executable, argv: launch.command, directory: launch.stateDirectory.path,
@@ -206,7 +212,7 @@ final class ExtensionSupervisor: @unchecked Sendable {
         "protocol": 1, "host": ["name": "folio", "version": .string(launch.hostVersion)],
         "domain": ["id": .string(launch.domain.rawValue), "name": .string(launch.displayName)],
         "config": .object(launch.config.mapValues { .string($0) }),
-        "stagingDir": .string(launch.stagingDirectory.path), "stateDir": .string(launch.stateDirectory.path),
+        "stagingDir": .string(launch.processStagingDirectory.path), "stateDir": .string(launch.stateDirectory.path),
       ]
       let answer: JSONValue
       switch await connection.call("initialize", params, class: .setup) {
@@ -271,6 +277,15 @@ final class ExtensionSupervisor: @unchecked Sendable {
     lock.lock()
     consecutiveCrashes = 0
     lock.unlock()
+  }
+
+  /// The staging folders of processes that are gone (a crash of folio, a kill): removed, so
+  /// nothing they left fills the cache's disk.
+  static func removeOrphans(in dir: URL) {
+    for name in (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? [] {
+      guard let pid = Int32(name), pid != getpid() else { continue }
+      if Glibc.kill(pid, 0) == -1 && errno == ESRCH { try? FileManager.default.removeItem(at: dir.appendingPathComponent(name)) }
+    }
   }
 
   static func prepare(_ dir: URL, emptying: Bool) throws(ProviderError) {

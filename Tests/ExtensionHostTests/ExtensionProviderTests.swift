@@ -2,6 +2,10 @@ import Foundation
 import ProviderAPI
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 @testable import ExtensionHost
 
 /// The Provider calls mapped to FEP/1, against a real extension process (Fixtures/folder-ext.py).
@@ -72,7 +76,7 @@ import Testing
     #expect(try String(contentsOf: f.root.appendingPathComponent("new.txt"), encoding: .utf8) == "fresh bytes")
     // The caller's file is untouched (not made read-only) and the staging folder is empty again.
     #expect(FileManager.default.isWritableFile(atPath: src.path))
-    #expect(try FileManager.default.contentsOfDirectory(atPath: f.provider.launch.stagingDirectory.path).isEmpty)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: f.provider.launch.processStagingDirectory.path).isEmpty)
     #expect(
       await failure { try await f.provider.createItem(template, fields: [.filename], contents: nil, options: []) }?.code
         == .filenameCollision)
@@ -105,6 +109,29 @@ import Testing
     let bySize = try await f.provider.enumerate(
       EnumerationRequest(container: .root, sort: ItemSort(key: .size, ascending: true, foldersFirst: false)), page: nil) { _ in }
     #expect(bySize.items.map(\.filename.lossyString) == ["sub", "old.txt", "new.txt", "mid.txt"])
+  }
+
+  @Test func eachProcessStagesInItsOwnFolderAndAGoneOnesIsRemoved() async throws {
+    let f = try ExtensionFixture()
+    defer { Task { await f.close() } }
+    let staging = f.provider.launch.stagingDirectory
+    // A folder left by a process that is gone (one that ran and was reaped), and one of a live
+    // process (this one's parent).
+    let done = Process()
+    done.executableURL = URL(fileURLWithPath: "/bin/true")
+    try done.run()
+    done.waitUntilExit()
+    let gonePID = done.processIdentifier
+    let gone = staging.appendingPathComponent(String(gonePID))
+    let alive = staging.appendingPathComponent(String(getppid()))
+    for dir in [gone, alive] {
+      try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+      FileManager.default.createFile(atPath: dir.appendingPathComponent("dl-x").path, contents: Data("x".utf8))
+    }
+    _ = try await f.provider.item(for: .root)
+    #expect(!FileManager.default.fileExists(atPath: gone.path))
+    #expect(FileManager.default.fileExists(atPath: alive.appendingPathComponent("dl-x").path))
+    #expect(FileManager.default.fileExists(atPath: f.provider.launch.processStagingDirectory.path))
   }
 
   @Test func aBadNameIsRefusedAndTheRestOfThePageKept() async throws {
