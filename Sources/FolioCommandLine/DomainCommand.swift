@@ -20,6 +20,8 @@ struct DomainCommand: AsyncParsableCommand {
                        [--password-stdin]
       folio domain add NAME --sftp HOST [--port N] [--path /remote/folder]
                        [--ssh-config FILE]
+      folio domain add NAME --extension PROGRAM [--set KEY=VALUE]...
+      folio domain add NAME --rclone REMOTE:PATH
       folio domain login NAME [--password-stdin]
       folio domain list [--json]
       folio domain remove NAME [--keep-unsynced | --keep-downloaded]
