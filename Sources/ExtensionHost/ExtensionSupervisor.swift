@@ -45,7 +45,8 @@ final class ExtensionSupervisor: @unchecked Sendable {
     case idle
     case starting(Task<Result<Session, ProviderError>, Never>)
     case running(Session)
-    case waiting(reason: String, until: Date)
+    /// Crashed (code serverUnreachable), or refused to start for a passing reason (its code).
+    case waiting(reason: String, until: Date, code: ProviderError.Code = .serverUnreachable)
     case broken(reason: String)
     case failed(ProviderError)
   }
@@ -56,6 +57,8 @@ final class ExtensionSupervisor: @unchecked Sendable {
   private var state: State = .idle
   private var crashTimes: [Date] = []
   private var consecutiveCrashes = 0
+  /// The pending wait is an `initialize` refused for a passing reason, not a crash.
+  private var isStartRefusal = false
   /// Called with each notification of the running session (`$/signal`).
   var onNotification: @Sendable (String, JSONValue) -> Void = { _, _ in }
   /// Called once a session has started (capabilities may have changed).
@@ -75,7 +78,7 @@ final class ExtensionSupervisor: @unchecked Sendable {
     case .idle: return .notStarted
     case .starting: return .starting
     case .running(let s): return .running(pid: s.connection.process.pid)
-    case .waiting(let r, let until): return .crashed(reason: r, restartAt: until)
+    case .waiting(let r, let until, _): return .crashed(reason: r, restartAt: until)
     case .broken(let r): return .stopped(reason: r)
     case .failed(let e): return .failed(e)
     }
@@ -110,8 +113,11 @@ final class ExtensionSupervisor: @unchecked Sendable {
     case .starting(let t): return .wait(t)
     case .broken(let reason): return .fail(ProviderError(.serverUnreachable, reason))
     case .failed(let e): return .fail(e)
-    case .waiting(let reason, let until) where Date() < until:
+    case .waiting(let reason, let until, let code) where Date() < until:
       let seconds = max(1, Int(until.timeIntervalSinceNow.rounded(.up)))
+      if isStartRefusal {
+        return .fail(ProviderError(code, "\(reason) (asked again in \(seconds) s)"))
+      }
       return .fail(ExtensionErrors.stopped("\(reason); it starts again in \(seconds) s"))
     case .idle, .waiting:
       starts += 1
@@ -171,12 +177,24 @@ final class ExtensionSupervisor: @unchecked Sendable {
       }
       lock.withLock { state = .running(s) }
       onStart(s)
+    case .failure(let e) where e.underlying == Self.transientStart:
+      let error = ProviderError(e.code, e.message)
+      lock.withLock {
+        consecutiveCrashes += 1
+        isStartRefusal = true
+        state = .waiting(reason: e.message, until: Date() + launch.backoff(consecutiveCrashes), code: e.code)
+      }
+      log.note("started, but: \(e.message)")
+      return .failure(error)
     case .failure(let e):
       lock.withLock { state = .failed(e) }
       log.note("could not start: \(e.message)")
     }
     return result
   }
+
+  /// Marks an `initialize` refused for a reason that passes (unreachable, signed out).
+  private static let transientStart: Int32 = -424242
 
   private func failStart(_ why: String) -> ProviderError {
     let e = ProviderError(.badConfig, "the extension of \(launch.displayName) cannot start: \(why)\(tailNote)")
@@ -221,6 +239,12 @@ final class ExtensionSupervisor: @unchecked Sendable {
         connection.stop(because: "initialize failed")
         if let reason = connection.stoppedBecause, e.message.hasPrefix("extension stopped") {
           throw failStart(reason)
+        }
+        // Its storage unreachable or its sign-in refused: the location is offline or asks to
+        // sign in, and the next call after the backoff tries again (docs/EXTENSIONS.md §6,
+        // "Unavailable": initialize may answer -1004 or -1000).
+        if e.code == .serverUnreachable || e.code == .notAuthenticated {
+          throw ProviderError(e.code, e.message, underlying: Self.transientStart)
         }
         throw failStart("initialize: \(e.message)")
       }
@@ -267,6 +291,7 @@ final class ExtensionSupervisor: @unchecked Sendable {
           "the extension crashed \(crashTimes.count) times in \(minutes) minute\(minutes == 1 ? "" : "s") (last: \(reason)); see the log \(launch.logFile.path); Retry to start it again"
       )
     } else {
+      isStartRefusal = false
       state = .waiting(reason: reason, until: now + launch.backoff(consecutiveCrashes))
     }
     lock.unlock()

@@ -84,6 +84,24 @@ import Testing
     #expect(f.provider.startCount == 2)
   }
 
+  @Test func anUnreachableStoreAtInitializeIsOfflineNotABadConfig() async throws {
+    let f = try ExtensionFixture(["unavailable": "1"], backoff: { _ in 60 })
+    defer { Task { await f.close() } }
+    let e = await failure { try await f.provider.item(for: .root) }
+    #expect(e?.code == .serverUnreachable && e?.message.contains("the store cannot be reached") == true)
+    // Asked again only after the backoff: meanwhile the same, at once.
+    let again = await failure { try await f.provider.item(for: .root) }
+    #expect(again?.code == .serverUnreachable && again?.message.contains("asked again in") == true)
+    #expect(f.provider.startCount == 1)
+    guard case .offline = await f.provider.accountStatus() else {
+      Issue.record("not offline")
+      return
+    }
+    f.provider.retryNow()
+    _ = await failure { try await f.provider.item(for: .root) }
+    #expect(f.provider.startCount == 2)
+  }
+
   @Test func aMissingCommandSaysWhereItLooked() async throws {
     let f = try ExtensionFixture(command: ["folio-ext-does-not-exist"])
     defer { Task { await f.close() } }

@@ -11,6 +11,7 @@ Ids are paths relative to the root ("#root" for the root). Settings ([domain.con
   garbage       "1": a non-JSON line on stdout before every answer
   oversize_on   a method answered with a line of 9 MiB
   exit_at_start "1": exits 3 at once, saying why on stderr
+  unavailable   "1": initialize answers -1004 (its storage cannot be reached)
   flag          a file whose existence makes crash_on/hang_on behave
   stats         a file where it writes the most requests it saw in flight at once
   barrier       N: each request waits (up to 20 s) until N requests are in flight at once
@@ -119,6 +120,8 @@ def handle(method, p, rid):
         state["config"] = p.get("config", {})
         if not root():
             raise Err(1, "root is not set")
+        if cfg("unavailable") == "1":
+            raise Err(-1004, "the store cannot be reached", name="serverUnreachable")
         n = int(cfg("concurrency", "4"))
         changes = {"push": {"push": True}, "pull": {"push": False, "pollSeconds": 1}}.get(cfg("changes"), {"feed": False})
         return {"protocol": 1, "extension": {"name": "folder-ext", "version": "1"},
