@@ -114,7 +114,11 @@ final class ExtensionConnection: @unchecked Sendable {
         lock.unlock()
         let request: JSONValue = ["jsonrpc": "2.0", "id": .number(Double(id)), "method": .string(method), "params": params]
         if !send(request) {
-          stop(because: "its stdin is closed")
+          // Most often it is dying: the reader's EOF says how (a signal, a status) and fails
+          // this call with the rest. Still running a moment later, it closed its stdin.
+          DispatchQueue.global().asyncAfter(deadline: .now() + 1) { [weak self] in
+            self?.stop(because: "it closed its stdin")
+          }
           return
         }
         if early { sendCancel(id) }

@@ -27,6 +27,32 @@ import Testing
     #expect(f.provider.startCount == 2)
   }
 
+  @Test func callsSentWhileItDiesAllSayHowItDied() async throws {
+    // Every call in flight when it dies, or sent while it dies, fails with the crash's reason.
+    // (A request written in the moment between its death and the reader's EOF fails to write;
+    // that used to end the session as "its stdin is closed". The window is too narrow to hit
+    // here at will: the tmux test met it about once in five runs.)
+    let f = try ExtensionFixture(["crash_on": "enumerateItems", "delay": "0.2"], backoff: { _ in 60 })
+    defer { Task { await f.close() } }
+    _ = try await f.provider.item(for: .root)
+    let errors = await withTaskGroup(of: ProviderError?.self) { group in
+      group.addTask { await failure { try await f.provider.enumerate(EnumerationRequest(container: .root), page: nil) { _ in } } }
+      for _ in 0..<8 {
+        group.addTask {
+          try? await Task.sleep(for: .milliseconds(20))
+          return await failure { try await f.provider.item(for: ItemIdentifier("a.txt")) }
+        }
+      }
+      var out: [ProviderError?] = []
+      for await e in group { out.append(e) }
+      return out
+    }
+    for e in errors.compactMap({ $0 }) where e.message.hasPrefix("extension stopped") {
+      #expect(e.message.contains("killed by signal 11"), "\(e.message)")
+    }
+    #expect(errors.contains { $0?.message.contains("killed by signal 11") == true })
+  }
+
   @Test func aHungCallIsCancelledThenKilledAsACrash() async throws {
     let f = try ExtensionFixture(["hang_on": "item"], deadlines: ExtensionFixture.quick, backoff: { _ in 60 })
     defer { Task { await f.close() } }
