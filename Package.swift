@@ -149,6 +149,12 @@ let package = Package(
     .target(
       name: "ExtensionConformance", dependencies: ["ProviderAPI", "CFolioSystem", .product(name: "Crypto", package: "swift-crypto")],
       swiftSettings: strict),
+    // A location served by an out-of-process extension speaking FEP/1 (docs/EXTENSIONS.md): the
+    // process, JSON-RPC over its stdio, deadlines, crash isolation. ProviderAPI, Foundation, Glibc.
+    .target(
+      name: "ExtensionHost",
+      dependencies: ["ProviderAPI", "CFolioSystem", .product(name: "Crypto", package: "swift-crypto")],
+      swiftSettings: strict),
     // config.toml: openers, custom actions, domains, cache budget, theme.
     .target(name: "FolioConfig", dependencies: ["ProviderAPI", "TOMLKit"], swiftSettings: strict),
     // ncursesw, wide API (see Sources/CNCursesW/shim.h). Only TerminalBackend imports it.
@@ -201,7 +207,7 @@ let package = Package(
       dependencies: [
         "FolioBuildInfo", "ProviderAPI", "WorkingSetIndex", "LocalProvider", "ProviderCore", "FolioConfig",
         "BrowserUI", "BrowserApp", "TerminalBackend", "FolioServer", "FolioServerProvider", "SFTPClient", "SFTPProvider",
-        "S3Client", "S3Provider", "WebDAVClient", "WebDAVProvider", "ExtensionConformance",
+        "S3Client", "S3Provider", "WebDAVClient", "WebDAVProvider", "ExtensionConformance", "ExtensionHost",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strict),
@@ -230,6 +236,7 @@ let package = Package(
         "ProviderAPI", "LocalProvider", "ProviderCore", "WorkingSetIndex", "FolioServerProvider", "FolioProtocol",
         "TestSupport", "SFTPClient", "SFTPProvider", "SSHTestSupport", "S3Client", "S3Provider", "S3TestSupport",
         "WebDAVClient", "WebDAVProvider", "WebDAVTestSupport", "PreviewImage", "PreviewKit", "CPreviewImageFixtures",
+        "ExtensionHost",
       ],
       swiftSettings: strict),
     // Test doubles: InMemoryProvider with injectable latency, failures and clock.
@@ -307,6 +314,11 @@ let package = Package(
     // The conformance kit against small Python fixture extensions, good and broken (python3).
     .testTarget(
       name: "ExtensionConformanceTests", dependencies: ["ExtensionConformance", "TestExecution"], exclude: ["Fixtures"],
+      swiftSettings: strict),
+    // ExtensionHost against real extension processes (Python fixtures in Fixtures/).
+    .testTarget(
+      name: "ExtensionHostTests", dependencies: ["ExtensionHost", "ProviderAPI", "ProviderCore", "WorkingSetIndex"],
+      exclude: ["Fixtures"],
       swiftSettings: strict),
     .testTarget(name: "FolioConfigTests", dependencies: ["FolioConfig", "ProviderAPI"], swiftSettings: strict),
     .testTarget(

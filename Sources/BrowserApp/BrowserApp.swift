@@ -223,6 +223,9 @@ public final class BrowserApp {
     case .checkEntries(let rows):
       checkEntries(rows)
     case .listFolderNow(let f):
+      // Reload is the person's Retry: a location that stopped trying (an extension's breaker)
+      // tries again.
+      (services.registry.domain(f.domain)?.provider as? any RetryableProvider)?.retryNow()
       if let id = f.identifier { services.sync?.listingPoller(for: f.domain)?.refresh(id) }
     case .forgetEntry(let row):
       guard let domain = services.registry.domain(row.domain) else { return }

@@ -181,9 +181,10 @@ extension AppState {
       return []
     case .refresh:
       guard tab == .browse else { return [.loadRecents(tag: recents.tagFilter), .checkEntries(recentsRows)] }
-      var effects = reload(keeping: currentItem?.identifier) + [.refreshSidebar]
+      // The location's own retry first (listFolderNow), so the reload finds it trying again.
+      var effects: [Effect] = []
       if case .folder(let f) = browse.location, f.identifier != nil { effects.append(.listFolderNow(f)) }
-      return effects
+      return effects + reload(keeping: currentItem?.identifier) + [.refreshSidebar]
     }
   }
 

@@ -311,6 +311,10 @@ enum InfoRows {
       if !labels.isEmpty { r.append(("Marks", labels.joined(separator: ", "))) }
     }
     if let e = item.metadataError { r.append(("Unreadable", TerminalText.escapeMessage(e.message))) }
+    // Why its location is out (an extension's crash ends with the last lines of its log).
+    if let d = domain, case .offline(let why)? = s.sidebar.locations.first(where: { $0.domain == d })?.status {
+      r.append(("Offline", TerminalText.escapeMessage(why)))
+    }
     if let e = transfer?.error ?? item.uploadingError ?? item.downloadingError {
       r.append(("Last error", TerminalText.escapeMessage(e.message)))
       if let rec = e.recoverySuggestion { r.append(("Recovery", rec)) }

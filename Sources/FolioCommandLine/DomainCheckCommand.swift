@@ -1,4 +1,5 @@
 import ArgumentParser
+import ExtensionHost
 import FolioConfig
 import Foundation
 import ProviderAPI
@@ -25,6 +26,10 @@ struct DomainCheckCommand: AsyncParsableCommand {
       let configuration = try FolioConfiguration.parse(text, file: file.path, paths: paths)
       guard let config = configuration.domains.first(where: { $0.identifier == id }) else {
         throw ProviderError(.noSuchItem, "no location named '\(id)' (see folio domain list)")
+      }
+      if let provider = try RemoteDomains.extensionProvider(for: config, paths: paths) {
+        try await Self.checkExtension(provider, id)
+        return
       }
       if let webdav = try RemoteDomains.webdavProvider(for: config, paths: paths) {
         let found = try await webdav.probe()

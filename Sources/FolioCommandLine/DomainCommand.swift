@@ -20,6 +20,8 @@ struct DomainCommand: AsyncParsableCommand {
                        [--password-stdin]
       folio domain add NAME --sftp HOST [--port N] [--path /remote/folder]
                        [--ssh-config FILE]
+      folio domain add NAME --extension PROGRAM [--set KEY=VALUE]...
+      folio domain add NAME --rclone REMOTE:PATH
       folio domain login NAME [--password-stdin]
       folio domain list [--json]
       folio domain remove NAME [--keep-unsynced | --keep-downloaded]
@@ -85,8 +87,21 @@ struct DomainAddCommand: AsyncParsableCommand {
       valueName: "PEM"))
   var caFile: String?
   @Flag(help: "Read the password from the first line of standard input instead of asking.") var passwordStdin = false
+  @Option(
+    name: .customLong("extension"),
+    help: ArgumentHelp("An extension (FEP/1, docs/EXTENSIONS.md) that serves the location: a program on PATH, beside folio, or a path.", valueName: "PROGRAM"))
+  var extensionProgram: String?
+  @Option(name: .customLong("set"), help: ArgumentHelp("With --extension: one of its settings ([domain.config]); repeat it.", valueName: "KEY=VALUE"))
+  var extensionSettings: [String] = []
+  @Option(help: ArgumentHelp("An rclone remote (and a folder of it) served by folio-rclone, e.g. gdrive:Documents.", valueName: "REMOTE:PATH"))
+  var rclone: String?
 
   func validate() throws {
+    if extensionProgram != nil || rclone != nil {
+      try validateExtension()
+      return
+    }
+    if !extensionSettings.isEmpty { throw ValidationError("--set goes with --extension or --rclone") }
     if webdav != nil {
       if s3 != nil || sftp != nil || server != nil || port != nil || path != nil || sshConfig != nil || endpoint != nil
         || region != nil || profile != nil || accessKeyId != nil || secretStdin
@@ -130,6 +145,10 @@ struct DomainAddCommand: AsyncParsableCommand {
         throw ProviderError(
           .filenameCollision,
           "a location named '\(id)' already exists: sign in again with `folio domain login \(id)`, or remove it first")
+      }
+      if extensionProgram != nil || rclone != nil {
+        try await addExtension(id, text: text, file: file, paths: paths)
+        return
       }
       if let sftp {
         try await addSFTP(id, host: sftp, text: text, file: file, paths: paths)
@@ -347,7 +366,8 @@ struct DomainListCommand: AsyncParsableCommand {
       e.server = settings["server"] ?? settings["url"] ?? settings["host"]
       e.user = settings["user"]
       e.root = type == "sftp" ? settings["path"] : nil
-      let served = ["folio", "sftp", "s3", "webdav"].contains(type)
+      let served = ["folio", "sftp", "s3", "webdav", "extension"].contains(type)
+      if type == "extension" { e.root = config.extensionCommand?.joined(separator: " ") }
       e.state = served ? "error" : "unsupported"
       if !served { e.detail = "this build of Folio does not serve \(type) locations yet" }
       if type == "sftp" { e.detail = "no trash on an SSH host: deleting is for good" }

@@ -53,6 +53,7 @@ struct InfoCommand: AsyncParsableCommand {
         rows.append(("Conflicts", "cannot detect conflicting edits (the server ignores conditional writes)"))
       }
       rows.append(("Identifier", it.identifier.rawValue))
+      rows += ExtensionInfo.rows(domain.provider)
       if let e = it.uploadingError ?? it.downloadingError {
         rows.append(("Last error", TerminalText.escapeMessage(e.message)))
         if let r = e.recoverySuggestion { rows.append(("Recovery", r)) }

@@ -1,4 +1,5 @@
 import BrowserApp
+import ExtensionHost
 import FolioConfig
 import FolioServerProvider
 import Foundation
@@ -43,6 +44,7 @@ enum RemoteDomains {
       return try sftpProvider(for: config, prompts: prompts)
     case "s3": return try s3Provider(for: config, paths: paths)
     case "webdav": return try webdavProvider(for: config, paths: paths)
+    case "extension": return try extensionProvider(for: config, paths: paths)
     default:
       _ = settings
       return nil

@@ -72,6 +72,8 @@ struct SyncCommand: AsyncParsableCommand {
       await engine.recover()
       var domains: [DomainJSON] = []
       for domain in engine.remoteDomains {
+        // `folio sync` is a Retry: an extension that kept crashing is started again.
+        (domain.provider as? any RetryableProvider)?.retryNow()
         var d = DomainJSON(name: domain.identifier.rawValue)
         do throws(ProviderError) {
           // A rename or move a killed process left half done is finished before the listing, so

@@ -12,7 +12,7 @@ public struct DomainConfig: Sendable, Equatable {
   }
 
   /// Types a `[[domain]]` may have.
-  public static let types = ["local", "folio", "webdav", "s3", "sftp"]
+  public static let types = ["local", "folio", "webdav", "s3", "sftp", "extension"]
 
   /// The `name` key: short, stable, used in paths of the content cache and on the command line.
   public var identifier: DomainIdentifier
@@ -23,11 +23,21 @@ public struct DomainConfig: Sendable, Equatable {
   /// (`password_command = ["pass", "show", "folio/work"]`), run with this argv, never a shell.
   /// Used when the credentials file has no secret for the domain.
   public var passwordCommand: [String]?
+  /// For `type = "extension"` (kind `.remote("extension", [:])`): the extension's argv
+  /// (`command = ["folio-ext-sqlite"]`), and `[domain.config]`, its settings, passed verbatim
+  /// in `initialize` (docs/EXTENSIONS.md).
+  public var extensionCommand: [String]?
+  public var extensionConfig: [String: String]
 
-  public init(identifier: DomainIdentifier, displayName: String, kind: Kind, passwordCommand: [String]? = nil) {
+  public init(
+    identifier: DomainIdentifier, displayName: String, kind: Kind, passwordCommand: [String]? = nil,
+    extensionCommand: [String]? = nil, extensionConfig: [String: String] = [:]
+  ) {
     self.identifier = identifier
     self.displayName = displayName
     self.kind = kind
     self.passwordCommand = passwordCommand
+    self.extensionCommand = extensionCommand
+    self.extensionConfig = extensionConfig
   }
 }

@@ -163,9 +163,12 @@ extension ConfigDecoder {
     // A WebDAV folder: what the probe of `folio domain add` found is kept beside the account, and
     // on Nextcloud the size of upload chunks.
     let webdavKeys = remoteKeys + ["conditional_writes", "replaces_in_place", "dialect", "chunk_size_mib"]
+    // An extension: its argv and its own settings (docs/EXTENSIONS.md).
+    let extensionKeys: [(String, KeyShape)] = [("command", .value), ("config", .table)]
     let specific: [String] =
-      type == "local" ? ["root"] : type == "sftp" ? sftpKeys : type == "s3" ? s3Keys : type == "webdav" ? webdavKeys : remoteKeys
-    try checkKeys(table, allowed: common + specific.map { ($0, .value) }) { key in
+      type == "local" ? ["root"] : type == "sftp" ? sftpKeys : type == "s3" ? s3Keys : type == "webdav" ? webdavKeys
+      : type == "extension" ? [] : remoteKeys
+    try checkKeys(table, allowed: common + specific.map { ($0, .value) } + (type == "extension" ? extensionKeys : [])) { key in
       if Self.secretKeys.contains(key.lowercased()) {
         return "secrets do not belong in config.toml: Folio asks for them and keeps them in "
           + self.paths.credentialsFile.path
@@ -197,6 +200,12 @@ extension ConfigDecoder {
 
     let kind: DomainConfig.Kind
     var passwordCommand: [String]? = nil
+    if type == "extension" {
+      let (argv, settings) = try extensionSettings(table)
+      return DomainConfig(
+        identifier: DomainIdentifier(unchecked: name), displayName: displayName, kind: .remote(type: type, settings: [:]),
+        extensionCommand: argv, extensionConfig: settings)
+    }
     if type == "local" {
       let root = try requiredString(table, "root", example: "\"~/projects\"")
       let expanded = paths.expandingTilde(root)
@@ -269,6 +278,33 @@ extension ConfigDecoder {
     }
     return DomainConfig(
       identifier: DomainIdentifier(unchecked: name), displayName: displayName, kind: kind, passwordCommand: passwordCommand)
+  }
+
+  /// `command = ["argv0", …]` (an argv, never a shell string) and `[domain.config]`, a table of
+  /// strings (numbers and booleans are taken as their text: the extension gets strings only).
+  func extensionSettings(_ table: ConfigTable) throws(ProviderError) -> ([String], [String: String]) {
+    let hint = ": an extension runs without a shell, so write each argument apart, e.g. [\"folio-ext-sqlite\", \"--verbose\"]"
+    guard let argv = try stringArray(table, "command", hint: table["command"].map(\.isString) == true ? hint : ""), !argv.isEmpty,
+      !argv[0].isEmpty
+    else {
+      throw error(table.path, "missing key \"command\" (the extension to run, e.g. command = [\"folio-ext-sqlite\"])")
+    }
+    var settings: [String: String] = [:]
+    if let value = table["config"] {
+      guard case .table(let values) = value else {
+        throw typeError(table.path(of: "config"), expected: "a table ([domain.config] with lines such as root = \"/srv/store\")", found: value)
+      }
+      for (key, v) in values {
+        switch v {
+        case .string(let s): settings[key] = s
+        case .integer(let n): settings[key] = String(n)
+        case .bool(let b): settings[key] = b ? "true" : "false"
+        default:
+          throw typeError(table.path(of: "config") + "." + key, expected: "a string", found: v)
+        }
+      }
+    }
+    return (argv, settings)
   }
 
   // MARK: [keys]

@@ -11,6 +11,7 @@ let usage = """
          folio-bench s3 [--help]       (Folio against curl and aws s3 cp on moto: see its --help)
          folio-bench webdav [--help]   (Folio against curl on a private Apache mod_dav: see its --help)
          folio-bench preview-image [--help]  (a 4000x3000 JPEG as pane cells, Folio against chafa: see its --help)
+         folio-bench ext [--help]      (the extension host's per-call overhead and a 100k listing: see its --help)
 
   Creates (once, then reuses) folders with the given numbers of entries under DIR
   (default: $TMPDIR/folio-bench), and an index of N working-set rows (default 1000000), then prints:
@@ -107,6 +108,10 @@ if args.first == "_remote-changes", args.count == 4, let runs = Int(args[3]) {
   exit(0)
 }
 
+if args.first == "ext" {
+  do { try await ExtensionBench.run(ExtensionBench.parse(Array(args.dropFirst()))) } catch { fail("\(error)") }
+  exit(0)
+}
 if args.first == "s3" {
   do { try await S3Bench.run(S3Bench.parse(Array(args.dropFirst()))) } catch { fail("\(error)") }
   exit(0)

@@ -167,7 +167,7 @@ import Testing
         == "config.toml:3: domain[0].type: unknown type \"webdavs\" (did you mean \"webdav\"?)")
     #expect(
       parseError("[[domain]]\nname = \"x\"\ntype = \"gopher\"")
-        == "config.toml:3: domain[0].type: unknown type \"gopher\" (use one of \"local\", \"folio\", \"webdav\", \"s3\", \"sftp\")"
+        == "config.toml:3: domain[0].type: unknown type \"gopher\" (use one of \"local\", \"folio\", \"webdav\", \"s3\", \"sftp\", \"extension\")"
     )
     #expect(
       parseError("[[domain]]\nname = \"x\"\ntype = \"folio\"\nuser = \"ana\"")
