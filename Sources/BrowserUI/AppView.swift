@@ -6,13 +6,20 @@ import ProviderAPI
 public enum AppView {
   public static func render(_ state: AppState) -> Screen {
     var screen = Screen(width: state.width, height: state.height)
+    render(state, into: &screen)
+    return screen
+  }
+
+  /// Draws the frame into `screen`'s cells, blanked first (`Screen.reset`): the loop keeps two
+  /// grids and draws into the one the terminal no longer holds, so a frame allocates no grid.
+  public static func render(_ state: AppState, into screen: inout Screen) {
+    screen.reset(width: state.width, height: state.height)
     screen.asciiOnly = state.ascii
     guard state.width >= 10, state.height >= 4 else {
       screen.put("Folio: too small", x: 0, y: 0, role: .statusError, ascii: state.ascii)
-      return screen
+      return
     }
     let g = state.ascii ? Glyphs.ascii : Glyphs.unicode
-    screen.fill(x: 0, y: 0, width: state.width, height: state.height, role: .normal)
     drawTabs(state, &screen)
     let layout = state.layout
     if !layout.sidebar.isEmpty { SidebarView.draw(state, g, &screen, width: layout.sidebar.width) }
@@ -26,7 +33,6 @@ public enum AppView {
     drawStatus(state, g, &screen)
     if let o = state.overlay { OverlayView.draw(o, state, g, &screen) }
     if let q = state.signInQuestions.first { SignInQuestionView.draw(q, state, g, &screen) }
-    return screen
   }
 
   static func drawTabs(_ s: AppState, _ screen: inout Screen) {

@@ -68,6 +68,22 @@ public struct Screen: Sendable, Equatable {
     cells = Array(repeating: .blank, count: self.width * self.height)
   }
 
+  /// Blanks every cell for the next frame, keeping the storage when the size is the same: a
+  /// 200x50 grid is ~316 KB, over malloc's mmap threshold, so a new one per frame was an `mmap`,
+  /// ~80 page faults and an `munmap` per key (docs/BENCHMARKS.md, issue 13: the Down key).
+  public mutating func reset(width: Int, height: Int) {
+    let width = max(0, width)
+    let height = max(0, height)
+    guard width == self.width, height == self.height else {
+      self = Screen(width: width, height: height)
+      return
+    }
+    asciiOnly = false
+    cells.withUnsafeMutableBufferPointer { cells in
+      for i in cells.indices { cells[i] = .blank }
+    }
+  }
+
   public subscript(x: Int, y: Int) -> Cell {
     get { cells[y * width + x] }
     set { cells[y * width + x] = newValue }

@@ -303,6 +303,8 @@ public final class NCursesTerminal: TerminalDevice {
     return true
   }
 
+  public func stopWakingOnInput() { inputWatch.disarm() }
+
   public func shutdown() {
     guard !isShutDown else { return }
     isShutDown = true
@@ -433,6 +435,16 @@ final class InputWatch: @unchecked Sendable {
       return self.wake
     }
     wake?()
+  }
+
+  /// Suspends the source if it is armed and has not fired; `arm` resumes it again.
+  func disarm() {
+    lock.withLock {
+      guard armed, !stopped else { return }
+      armed = false
+      wake = nil
+      source.suspend()
+    }
   }
 
   /// libdispatch traps on releasing a suspended source: a terminal whose init threw (standard
