@@ -59,4 +59,35 @@ import Testing
     screen.reset(width: 5, height: 2)
     #expect(screen == Screen(width: 5, height: 2))
   }
+
+  /// What the backend redraws of a row: exactly the cells that changed, widened over wide
+  /// characters (old or new) so none is cut; nothing for a row that did not change.
+  @Test func theChangedColumnsOfARow() {
+    var old = Screen(width: 20, height: 3)
+    old.put("hello world", x: 0, y: 0, role: .listRow)
+    old.put("漢字 wide", x: 2, y: 1, role: .listRow)
+    var new = old
+    #expect(new.changedColumns(inRow: 0, since: old, columns: 20) == nil)
+    new.put("W", x: 6, y: 0, role: .listRow)
+    #expect(new.changedColumns(inRow: 0, since: old, columns: 20) == 6...6)
+    new.put("o", x: 6, y: 0, role: .listSelected)
+    new.put("d!", x: 10, y: 0, role: .listRow)
+    #expect(new.changedColumns(inRow: 0, since: old, columns: 20) == 6...11)
+    // A row nobody drew on since is the same.
+    #expect(new.changedColumns(inRow: 2, since: old, columns: 20) == nil)
+    // Over the second half of 漢 (columns 2-3): its first half is redrawn too.
+    new.put("x", x: 3, y: 1, role: .listRow)
+    #expect(new.changedColumns(inRow: 1, since: old, columns: 20) == 2...3)
+    // A new wide character whose first half sits where nothing changed but a continuation.
+    var wide = old
+    wide.put("字", x: 12, y: 2, role: .listRow)
+    #expect(wide.changedColumns(inRow: 2, since: old, columns: 20) == 12...13)
+    // Only the columns asked for count; a grid of another size is all new.
+    #expect(wide.changedColumns(inRow: 2, since: old, columns: 12) == nil)
+    #expect(wide.changedColumns(inRow: 2, since: Screen(width: 21, height: 3), columns: 20) == 0...19)
+    // The preview's ink is part of a cell.
+    var inked = old
+    inked[5, 2] = Cell(" ", role: .normal, ink: .escape)
+    #expect(inked.changedColumns(inRow: 2, since: old, columns: 20) == 5...5)
+  }
 }
