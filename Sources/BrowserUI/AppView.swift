@@ -190,12 +190,25 @@ enum DateText {
     let day = doy - (153 * mp + 2) / 5 + 1
     let month = mp < 10 ? mp + 3 : mp - 9
     let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
-    func pad(_ v: Int64, _ width: Int) -> String {
-      let digits = String(abs(v))
-      return (v < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - digits.count)) + digits
+    guard (0...9_999).contains(year) else {
+      func pad(_ v: Int64, _ width: Int) -> String {
+        let digits = String(abs(v))
+        return (v < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - digits.count)) + digits
+      }
+      return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + " " + pad(secondOfDay / 3_600, 2) + ":"
+        + pad(secondOfDay % 3_600 / 60, 2)
     }
-    return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + " " + pad(secondOfDay / 3_600, 2) + ":"
-      + pad(secondOfDay % 3_600 / 60, 2)
+    // The 16 ASCII bytes written in place: five padded numbers joined with `+` were ~6,000
+    // instructions a row, a tenth of a Down key's frame (docs/BENCHMARKS.md, issue 13).
+    let hour = secondOfDay / 3_600
+    let minute = secondOfDay % 3_600 / 60
+    let digit = { (v: Int64) in UInt8(truncatingIfNeeded: 0x30 + v) }
+    let bytes: [UInt8] = [
+      digit(year / 1_000), digit(year / 100 % 10), digit(year / 10 % 10), digit(year % 10), 0x2D,
+      digit(month / 10), digit(month % 10), 0x2D, digit(day / 10), digit(day % 10), 0x20,
+      digit(hour / 10), digit(hour % 10), 0x3A, digit(minute / 10), digit(minute % 10),
+    ]
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// "14:03:07" in the given time zone (a retry today).
