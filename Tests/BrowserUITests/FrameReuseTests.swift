@@ -1,3 +1,4 @@
+import PreviewKit
 import ProviderAPI
 import Testing
 
