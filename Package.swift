@@ -328,6 +328,11 @@ let package = Package(
         "WebDAVClient", "WebDAVTestSupport",
       ],
       swiftSettings: strict),
+    // The command line's own reading of `folio ls` against ArgumentParser's (in-process).
+    .testTarget(
+      name: "FolioCommandLineTests",
+      dependencies: ["FolioCommandLine", "ProviderAPI", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+      swiftSettings: strict),
     // FolioServerProvider against a real `folio serve` on loopback (needs the folio binary built).
     .testTarget(
       name: "FolioServerProviderTests",

@@ -97,7 +97,7 @@ public final class BrowserApp {
     while running && !Task.isCancelled {
       await drain()
       if dirty {
-        terminal.present(AppView.render(state))
+        drawFrame()
         dirty = false
       }
       guard running else { break }
@@ -110,6 +110,10 @@ public final class BrowserApp {
       var wait = pending.isEmpty ? 15 : 0
       let quiet = Date().timeIntervalSince(lastActivity)
       let idle = terminal.readKeyWaits && !isBusy && quiet > 0.1 && !(expectingPages && quiet < 2)
+      // Idle, the loop reads the key itself: a watch left armed by a busy turn would wake a
+      // dispatch thread (created anew after a quiet spell) for every key, on the cores the key's
+      // frame needs.
+      if idle { terminal.stopWakingOnInput() }
       if wait > 0 && !idle {
         let wakeup = self.wakeup
         if terminal.wakeWhenInputArrives({ Task { @MainActor in wakeup.signal() } }) {
@@ -130,7 +134,7 @@ public final class BrowserApp {
         // core) before it could draw (docs/BENCHMARKS.md, issue 13: Down key).
         await drain()
         if dirty {
-          terminal.present(AppView.render(state))
+          drawFrame()
           dirty = false
         }
       }
@@ -150,6 +154,18 @@ public final class BrowserApp {
     await enumerations.shutdown()
     // A choice changed just before q is in the file before Folio exits.
     await viewChoicesTask?.value
+  }
+
+  /// Two grids drawn into in turn: the terminal keeps the one it presented last (to compare the
+  /// next frame with), so the other is this loop's alone and is drawn over in place — a frame
+  /// allocates no grid (docs/BENCHMARKS.md, issue 13: the Down key).
+  var frame = Screen(width: 0, height: 0)
+  var spareFrame = Screen(width: 0, height: 0)
+
+  func drawFrame() {
+    swap(&frame, &spareFrame)
+    AppView.render(state, into: &frame)
+    terminal.present(frame)
   }
 
   var isBusy: Bool { state.browse.isLoading || !backgroundJobs.isEmpty || state.preview.loadingVisible }

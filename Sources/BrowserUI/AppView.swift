@@ -6,13 +6,20 @@ import ProviderAPI
 public enum AppView {
   public static func render(_ state: AppState) -> Screen {
     var screen = Screen(width: state.width, height: state.height)
+    render(state, into: &screen)
+    return screen
+  }
+
+  /// Draws the frame into `screen`'s cells, blanked first (`Screen.reset`): the loop keeps two
+  /// grids and draws into the one the terminal no longer holds, so a frame allocates no grid.
+  public static func render(_ state: AppState, into screen: inout Screen) {
+    screen.reset(width: state.width, height: state.height)
     screen.asciiOnly = state.ascii
     guard state.width >= 10, state.height >= 4 else {
       screen.put("Folio: too small", x: 0, y: 0, role: .statusError, ascii: state.ascii)
-      return screen
+      return
     }
     let g = state.ascii ? Glyphs.ascii : Glyphs.unicode
-    screen.fill(x: 0, y: 0, width: state.width, height: state.height, role: .normal)
     drawTabs(state, &screen)
     let layout = state.layout
     if !layout.sidebar.isEmpty { SidebarView.draw(state, g, &screen, width: layout.sidebar.width) }
@@ -26,7 +33,6 @@ public enum AppView {
     drawStatus(state, g, &screen)
     if let o = state.overlay { OverlayView.draw(o, state, g, &screen) }
     if let q = state.signInQuestions.first { SignInQuestionView.draw(q, state, g, &screen) }
-    return screen
   }
 
   static func drawTabs(_ s: AppState, _ screen: inout Screen) {
@@ -184,12 +190,25 @@ enum DateText {
     let day = doy - (153 * mp + 2) / 5 + 1
     let month = mp < 10 ? mp + 3 : mp - 9
     let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
-    func pad(_ v: Int64, _ width: Int) -> String {
-      let digits = String(abs(v))
-      return (v < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - digits.count)) + digits
+    guard (0...9_999).contains(year) else {
+      func pad(_ v: Int64, _ width: Int) -> String {
+        let digits = String(abs(v))
+        return (v < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - digits.count)) + digits
+      }
+      return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + " " + pad(secondOfDay / 3_600, 2) + ":"
+        + pad(secondOfDay % 3_600 / 60, 2)
     }
-    return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + " " + pad(secondOfDay / 3_600, 2) + ":"
-      + pad(secondOfDay % 3_600 / 60, 2)
+    // The 16 ASCII bytes written in place: five padded numbers joined with `+` were ~6,000
+    // instructions a row, a tenth of a Down key's frame (docs/BENCHMARKS.md, issue 13).
+    let hour = secondOfDay / 3_600
+    let minute = secondOfDay % 3_600 / 60
+    let digit = { (v: Int64) in UInt8(truncatingIfNeeded: 0x30 + v) }
+    let bytes: [UInt8] = [
+      digit(year / 1_000), digit(year / 100 % 10), digit(year / 10 % 10), digit(year % 10), 0x2D,
+      digit(month / 10), digit(month % 10), 0x2D, digit(day / 10), digit(day % 10), 0x20,
+      digit(hour / 10), digit(hour % 10), 0x3A, digit(minute / 10), digit(minute % 10),
+    ]
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// "14:03:07" in the given time zone (a retry today).

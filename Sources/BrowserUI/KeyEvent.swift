@@ -63,6 +63,8 @@ public protocol TerminalDevice: AnyObject {
   /// without holding its thread — and the tasks it waits for can run meanwhile. Returns false
   /// when the device cannot tell (the loop then waits in `readKey` with a timeout).
   func wakeWhenInputArrives(_ wake: @escaping @Sendable () -> Void) -> Bool
+  /// Forgets a `wakeWhenInputArrives` that has not fired: the idle loop blocks in `readKey`.
+  func stopWakingOnInput()
   /// True when `readKey` really waits up to its timeout. The idle loop blocks there; a device
   /// that answers at once (a virtual terminal) would turn that into a busy loop on the main actor,
   /// so the loop waits suspended instead.
@@ -79,6 +81,7 @@ public protocol TerminalDevice: AnyObject {
 extension TerminalDevice {
   public func wakeWhenInputArrives(_ wake: @escaping @Sendable () -> Void) -> Bool { false }
   public var readKeyWaits: Bool { true }
+  public func stopWakingOnInput() {}
   public func copyToSystemClipboard(_ bytes: [UInt8]) {}
   public func waitForKeyWhileSuspended(prompt: String) async {}
 }

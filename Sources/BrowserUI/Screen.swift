@@ -68,6 +68,46 @@ public struct Screen: Sendable, Equatable {
     cells = Array(repeating: .blank, count: self.width * self.height)
   }
 
+  /// Blanks every cell for the next frame, keeping the storage when the size is the same: a
+  /// 200x50 grid is ~316 KB, over malloc's mmap threshold, so a new one per frame was an `mmap`,
+  /// ~80 page faults and an `munmap` per key (docs/BENCHMARKS.md, issue 13: the Down key).
+  public mutating func reset(width: Int, height: Int) {
+    let width = max(0, width)
+    let height = max(0, height)
+    guard width == self.width, height == self.height else {
+      self = Screen(width: width, height: height)
+      return
+    }
+    asciiOnly = false
+    cells.withUnsafeMutableBufferPointer { cells in
+      for i in cells.indices { cells[i] = .blank }
+    }
+  }
+
+  /// The columns of row `y` (of the first `columns`) that differ from `old`, a grid of the same
+  /// size (another size: the whole row), widened so that no wide character, old or new, is cut
+  /// in half; nil when none differ.
+  /// Here, where `Cell` is defined, its comparison is inlined: the terminal compares every cell of
+  /// every frame, and a call per cell from the backend was a third of a Down key's frame.
+  public func changedColumns(inRow y: Int, since old: Screen, columns: Int) -> ClosedRange<Int>? {
+    let columns = min(columns, width)
+    guard y >= 0, y < height, columns > 0 else { return nil }
+    guard old.width == width, old.height == height else { return 0...(columns - 1) }
+    let row = y * width
+    return cells.withUnsafeBufferPointer { new in
+      old.cells.withUnsafeBufferPointer { old in
+        var first = 0
+        while first < columns && old[row + first] == new[row + first] { first += 1 }
+        if first == columns { return nil }
+        var last = columns - 1
+        while last > first && old[row + last] == new[row + last] { last -= 1 }
+        while first > 0 && (new[row + first].isContinuation || old[row + first].isContinuation) { first -= 1 }
+        while last + 1 < columns && (new[row + last + 1].isContinuation || old[row + last + 1].isContinuation) { last += 1 }
+        return first...last
+      }
+    }
+  }
+
   public subscript(x: Int, y: Int) -> Cell {
     get { cells[y * width + x] }
     set { cells[y * width + x] = newValue }

@@ -52,6 +52,12 @@ extension FolioCommand {
         try await BrowseOptions().browse(hints: [:])
         return
       }
+      // `folio ls` with the plain options: the same, without ArgumentParser (`ListOptions`).
+      let arguments = CommandLine.arguments
+      if arguments.count > 1, arguments[1] == "ls", let options = ListOptions(quickArguments: arguments.dropFirst(2)) {
+        try await options.run()
+        return
+      }
       var command = try parseAsRoot()
       if var asyncCommand = command as? any AsyncParsableCommand {
         try await asyncCommand.run()

@@ -15,6 +15,16 @@ struct HelpKeysCommand: ParsableCommand {
   @Flag(help: "A JSON array of {keys, help, command} objects (command is absent for menu shortcuts).")
   var json = false
 
+  @Flag(help: "The marks drawn beside names and what they mean (the help's legend) instead of the keys; with --json, {glyph, ascii, meaning} objects.")
+  var badges = false
+
+  /// One row of the legend's JSON output: the glyph, its `--ascii` form.
+  private struct BadgeJSON: Encodable {
+    var glyph: String
+    var ascii: String
+    var meaning: String
+  }
+
   /// One row of the JSON output.
   private struct RowJSON: Encodable {
     var keys: String
@@ -23,10 +33,21 @@ struct HelpKeysCommand: ParsableCommand {
   }
 
   func run() throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    if badges {
+      // The legend `?` shows under the keys, from the same glyphs the rows use (BadgeLegend).
+      let legend = BadgeLegend.rows(.unicode)
+      if json {
+        let data = try encoder.encode(legend.map { BadgeJSON(glyph: $0.glyph, ascii: $0.asciiGlyph, meaning: $0.meaning) })
+        Console.out(String(decoding: data, as: UTF8.self))
+      } else {
+        for row in legend { Console.out(row.glyph + " (" + row.asciiGlyph + ")  " + row.meaning) }
+      }
+      return
+    }
     let rows = KeyHelp.rows(for: .standard)
     if json {
-      let encoder = JSONEncoder()
-      encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
       let data = try encoder.encode(rows.map { RowJSON(keys: $0.keys, help: $0.help, command: $0.command) })
       Console.out(String(decoding: data, as: UTF8.self))
       return

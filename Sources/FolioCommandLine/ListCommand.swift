@@ -1,8 +1,8 @@
 import ArgumentParser
-import Foundation
 import ProviderAPI
-import ProviderCore
 
+/// `folio ls`: ArgumentParser's declaration (help, completions, usage errors). The common command
+/// lines skip it: `ListOptions(quickArguments:)` reads them without the reflective parse (issue 13).
 struct ListCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "ls", abstract: "List a folder, a page at a time (huge folders start printing at once).")
@@ -10,12 +10,6 @@ struct ListCommand: AsyncParsableCommand {
   @Argument(help: "The folder (default: the current one), or NAME:/path.") var path: String = "."
   @Option(help: "Sort by name, date (newest first), size (largest first) or kind.") var sort: ItemSort.Key = .name
   @Flag(help: "Reverse the order.") var reverse = false
-
-  /// As the browser sorts: names and kinds A to Z, dates newest and sizes largest first.
-  var order: ItemSort {
-    let natural = sort == .name || sort == .kind
-    return ItemSort(key: sort, ascending: natural != reverse, foldersFirst: foldersFirst)
-  }
   @Flag(name: .shortAndLong, help: "Include hidden items (names starting with '.').") var all = false
   @Flag(inversion: .prefixedNo, help: "List folders before files.") var foldersFirst = true
   @Option(parsing: .unconditional, help: "Print at most N items.") var limit: Int?
@@ -25,103 +19,12 @@ struct ListCommand: AsyncParsableCommand {
     if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more") }
   }
 
-  func run() async throws {
-    try await runReporting { () async throws(ProviderError) in
-      let context = try FolioContext.make(readOnly: true)
-      var (domain, folder) = try await context.resolve(path)
-      if folder.isSymlink, let target = try? await domain.provider.item(at: resolvedTarget(folder)), target.isFolder {
-        folder = target
-      }
-      guard folder.isFolder else {
-        print([folder], domain: domain, context: context, first: true, last: true)
-        return
-      }
-      try await list(folder, in: domain, context: context)
-    }
+  /// What was asked for, as plain values.
+  var options: ListOptions {
+    ListOptions(path: path, sort: sort, reverse: reverse, all: all, foldersFirst: foldersFirst, limit: limit, json: json)
   }
 
-  private func resolvedTarget(_ link: Item) -> ItemPath {
-    guard let t = link.symlinkTargetPath else { return link.path }
-    return t.isAbsolute ? t : ItemAddress.normalize(link.path.parent.bytes + [0x2F] + t.bytes)
-  }
-
-  private func list(_ folder: Item, in domain: Domain, context: FolioContext) async throws(ProviderError) {
-    let service = EnumerationService(prefetchPages: 1)
-    let request = EnumerationRequest(
-      container: folder.identifier, sort: order,
-      includeHidden: all, suggestedPageSize: 1000)
-    let ticket = await service.open(request, on: domain.provider, watch: false)
-    let max = limit ?? Int.max
-    var printed = 0
-    // Entries listed by name only: the listing is incomplete, and the exit status says so.
-    var unreadable = 0
-    var firstUnreadable: ProviderError?
-    /// Thrown once everything readable is printed.
-    func incomplete() -> ProviderError? {
-      guard let e = firstUnreadable else { return nil }
-      let what = unreadable == 1 ? "1 item" : "\(unreadable) items"
-      return ProviderError(e.code, "\(what) of \(folder.path.displayString) listed by name only: \(e.message)", underlying: e.underlying)
-    }
-    var first = true
-    var showedProgress = false
-    if max == 0 {
-      if json { Console.out("[]") }
-      return
-    }
-    for await event in service.events {
-      switch event {
-      case .progress(_, let p):
-        guard Console.stderrIsTerminal, p.phase == .readingMetadata, let total = p.total, total > 50_000 else { continue }
-        FileHandle.standardError.write(Data("\rreading metadata \(p.completed)/\(total)…".utf8))
-        showedProgress = true
-      case .page(_, let offset, let items, _, let complete):
-        // Reader-driven: ask for the next page only as this one is printed, so memory stays at a
-        // couple of pages however large the folder.
-        await service.reading(ticket, upTo: offset + items.count - 1)
-        if showedProgress {
-          FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
-          showedProgress = false
-        }
-        let take = Array(items.prefix(max - printed))
-        printed += take.count
-        for item in take {
-          guard let e = item.metadataError else { continue }
-          unreadable += 1
-          if firstUnreadable == nil { firstUnreadable = e }
-        }
-        let done = complete || printed >= max
-        print(context.items.annotate(take, domain: domain.identifier), domain: domain, context: context, first: first, last: done)
-        first = false
-        if done {
-          await service.shutdown()
-          if let error = incomplete() { throw error }
-          return
-        }
-      case .failed(_, let error):
-        await service.shutdown()
-        throw error
-      case .restarted:
-        throw ProviderError(.pageExpired, "\(folder.path.displayString) changed while it was being listed; run ls again")
-      case .containerChanged, .containerRead:
-        continue
-      }
-    }
-  }
-
-  /// Prints items as they arrive; JSON is one array spread over the pages.
-  private func print(_ items: [Item], domain: Domain, context: FolioContext, first: Bool, last: Bool) {
-    if json {
-      var chunk = first ? "[" : ""
-      for (i, item) in items.enumerated() {
-        if !(first && i == 0) { chunk += "," }
-        chunk += "\n" + ItemJSON.encode(ItemJSON(item, location: context.locationName(domain)))
-      }
-      if last { chunk += "\n]" }
-      if !chunk.isEmpty { Console.out(chunk) }
-      return
-    }
-    for item in items { Console.out(HumanFormat.line(item)) }
-  }
+  func run() async throws { try await options.run() }
 }
 
 extension ItemSort.Key: ExpressibleByArgument {}

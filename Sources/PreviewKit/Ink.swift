@@ -20,6 +20,20 @@ public struct Ink: Sendable, Hashable {
     self.token = token
   }
 
+  /// Field by field and inlinable: the terminal compares every cell of a frame with the one
+  /// before it, and a call into this module per cell was a third of a Down key's frame
+  /// (docs/BENCHMARKS.md, issue 13). Nearly every cell has no token: that case needs no call.
+  @inlinable public static func == (a: Ink, b: Ink) -> Bool {
+    guard a.foreground.raw == b.foreground.raw, a.background.raw == b.background.raw,
+      a.attributes.rawValue == b.attributes.rawValue
+    else { return false }
+    switch (a.token, b.token) {
+    case (nil, nil): return true
+    case (let x?, let y?): return x == y
+    default: return false
+    }
+  }
+
   public static let plain = Ink()
   public static func token(_ t: SyntaxToken) -> Ink { Ink(token: t) }
   /// A visible escape (`\e`, `^X`, `<U+202E>`): shown dimmed so it reads as Folio's, not the file's.

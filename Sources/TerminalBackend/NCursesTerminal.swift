@@ -167,23 +167,14 @@ public final class NCursesTerminal: TerminalDevice {
       werase(window)
       clearok(folio_curscr(), true)
     }
-    // The cells compared in place (the Screen subscript copies each cell it returns).
-    let old = previous?.cells
-    let new = screen.cells
-    let stride = screen.width
     for y in 0..<rows {
       var first = 0
       var last = columns - 1
-      if let old {
-        let row = y * stride
-        while first < columns && old[row + first] == new[row + first] { first += 1 }
-        if first == columns { continue }
-        while last > first && old[row + last] == new[row + last] { last -= 1 }
-        // Never start or end in the middle of a wide character, old or new.
-        while first > 0 && (new[row + first].isContinuation || old[row + first].isContinuation) { first -= 1 }
-        while last + 1 < columns && (new[row + last + 1].isContinuation || old[row + last + 1].isContinuation) {
-          last += 1
-        }
+      if let previous {
+        // Never starting or ending in the middle of a wide character, old or new.
+        guard let span = screen.changedColumns(inRow: y, since: previous, columns: columns) else { continue }
+        first = span.lowerBound
+        last = span.upperBound
       }
       var x = first
       while x <= last {
@@ -302,6 +293,8 @@ public final class NCursesTerminal: TerminalDevice {
     inputWatch.arm(wake)
     return true
   }
+
+  public func stopWakingOnInput() { inputWatch.disarm() }
 
   public func shutdown() {
     guard !isShutDown else { return }
@@ -433,6 +426,16 @@ final class InputWatch: @unchecked Sendable {
       return self.wake
     }
     wake?()
+  }
+
+  /// Suspends the source if it is armed and has not fired; `arm` resumes it again.
+  func disarm() {
+    lock.withLock {
+      guard armed, !stopped else { return }
+      armed = false
+      wake = nil
+      source.suspend()
+    }
   }
 
   /// libdispatch traps on releasing a suspended source: a terminal whose init threw (standard

@@ -62,11 +62,34 @@ import Testing
       #expect(text.contains("\n\(heading)\n"), "no \(heading) section:\n\(text)")
     }
     // A command, an option, a key from KeyMap's help, a file.
-    for expected in ["folio ls [options] [path]", "--chooser-file", "Shell command on the selection", "index.sqlite"] {
+    // … and the legend of the marks beside names, as `?` shows it.
+    for expected in [
+      "folio ls [options] [path]", "--chooser-file", "Shell command on the selection", "index.sqlite",
+      "Marks beside names", "In the cloud, not downloaded", "Conflict: both versions kept",
+    ] {
       #expect(text.contains(expected), "\(expected) is not in the page:\n\(text)")
     }
     let version = try sandbox.folio("--version").out.trimmingCharacters(in: .whitespacesAndNewlines)
     #expect(text.contains(version), "the page's footer names the version")
+  }
+
+  /// `folio help-keys --badges`: the help's legend, every badge once, each with its ASCII form.
+  @Test func helpKeysListsTheBadgeLegend() throws {
+    let sandbox = try Sandbox()
+    let text = try sandbox.folio("help-keys", "--badges")
+    #expect(text.succeeded, "\(text)")
+    #expect(text.out.contains("In the cloud, not downloaded") && text.out.contains("Favorite"), "\(text)")
+    let json = try sandbox.folio("help-keys", "--badges", "--json")
+    let rows = try #require(json.json().array)
+    #expect(rows.count == text.outLines.count, "\(json)")
+    let meanings = rows.compactMap { $0["meaning"]?.string }
+    #expect(Set(meanings).count == rows.count, "each mark once: \(meanings)")
+    for row in rows {
+      let ascii = row["ascii"]?.string ?? ""
+      #expect(!ascii.isEmpty && ascii.unicodeScalars.allSatisfy(\.isASCII), "\(row)")
+      let glyph = row["glyph"]?.string ?? ""
+      #expect(!glyph.isEmpty, "\(row)")
+    }
   }
 
   /// Help text is text, never troff: a line starting with `.` or `'`, a backslash, quotes and
