@@ -58,9 +58,20 @@ extension ExtensionProvider {
     let staged = try contents.map { (c: URL) throws(ProviderError) -> URL in try stageUpload(c) }
     defer { if let staged { unlink(staged.path) } }
     if let staged { params["contents"] = .string(staged.path) }
-    let (json, answerCaps) = try await call(
-      "modifyItem", .object(params), staged == nil ? .metadata : .upload, progress: Self.transferProgress(progress))
-    return try await decode(json["item"] ?? .null, answerCaps)
+    do throws(ProviderError) {
+      let (json, answerCaps) = try await call(
+        "modifyItem", .object(params), staged == nil ? .metadata : .upload, progress: Self.transferProgress(progress))
+      return try await decode(json["item"] ?? .null, answerCaps)
+    } catch where error.code == .localVersionConflictingWithServer && staged != nil {
+      // FEP/1 says "both kept" with a -2015 answer; a Provider says it (as SFTP, S3 and a
+      // FolioServer do) by returning the item as it is now with the conflict as its
+      // uploadingError. Thrown, it read as a failed upload: the queue sent the bytes again and
+      // every try left one more conflict copy.
+      var current = try await item(for: id, pathHint: nil)
+      current.uploadingError = error
+      current.isMostRecentVersionDownloaded = false
+      return current
+    }
   }
 
   public func deleteItem(_ identifier: ItemIdentifier, baseVersion: ItemVersion?, options: DeleteOptions) async throws(ProviderError) {

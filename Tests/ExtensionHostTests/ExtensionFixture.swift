@@ -27,7 +27,9 @@ final class ExtensionFixture: @unchecked Sendable {
       try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
       try Data(text.utf8).write(to: url)
     }
-    var config = settings
+    // "{root}" in a setting is the fixture's folder (a shipped extension's own setting for it).
+    let rootPath = root.path
+    var config = settings.mapValues { $0.replacingOccurrences(of: "{root}", with: rootPath) }
     config["root"] = config["root"] ?? root.path
     config["flag"] = base.appendingPathComponent("behave").path
     config["stats"] = base.appendingPathComponent("stats").path
