@@ -8,10 +8,6 @@ extension DomainConfigEditor {
     name: DomainIdentifier, command: [String], config: [(String, String)], displayName: String?, to text: String,
     file: String, paths: FolioPaths
   ) throws(ProviderError) -> String {
-    let before = try FolioConfiguration.parse(text, file: file, paths: paths)
-    if before.domains.contains(where: { $0.identifier == name }) {
-      throw ProviderError(.badConfig, "\(file) already has a location named '\(name)'")
-    }
     var block = "[[domain]]\nname = \(quoted(name.rawValue))\ntype = \"extension\"\n"
     if let displayName, displayName != name.rawValue { block += "display_name = \(quoted(displayName))\n" }
     block += "command = [\(command.map(quoted).joined(separator: ", "))]\n"
@@ -19,18 +15,7 @@ extension DomainConfigEditor {
       block += "[domain.config]\n"
       for (key, value) in config { block += "\(quotedKey(key)) = \(quoted(value))\n" }
     }
-    var out = text
-    if !out.isEmpty && !out.hasSuffix("\n") { out += "\n" }
-    if !out.isEmpty && !out.hasSuffix("\n\n") { out += "\n" }
-    out += block
-    let after = try FolioConfiguration.parse(out, file: file, paths: paths)
-    var expected = before
-    if let added = after.domains.last, added.identifier == name { expected.domains.append(added) }
-    guard after == expected else {
-      throw ProviderError(
-        .badConfig, "\(file): adding the location '\(name)' would change more than that location; add it by hand")
-    }
-    return out
+    return try appending(block, named: name, to: text, file: file, paths: paths)
   }
 
   /// A bare key when TOML allows one (letters, digits, `-`, `_`), else a quoted one.

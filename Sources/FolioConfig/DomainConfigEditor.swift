@@ -28,13 +28,21 @@ public enum DomainConfigEditor {
     name: DomainIdentifier, type: String, settings: [(String, String)], displayName: String?, to text: String,
     file: String, paths: FolioPaths
   ) throws(ProviderError) -> String {
+    var block = "[[domain]]\nname = \(quoted(name.rawValue))\ntype = \(quoted(type))\n"
+    if let displayName, displayName != name.rawValue { block += "display_name = \(quoted(displayName))\n" }
+    for (key, value) in settings { block += "\(key) = \(quoted(value))\n" }
+    return try appending(block, named: name, to: text, file: file, paths: paths)
+  }
+
+  /// `text` with a new domain's table appended, after a blank line, checked: the name must be
+  /// free, and the result must parse as the same configuration plus that one domain.
+  static func appending(
+    _ block: String, named name: DomainIdentifier, to text: String, file: String, paths: FolioPaths
+  ) throws(ProviderError) -> String {
     let before = try FolioConfiguration.parse(text, file: file, paths: paths)
     if before.domains.contains(where: { $0.identifier == name }) {
       throw ProviderError(.badConfig, "\(file) already has a location named '\(name)'")
     }
-    var block = "[[domain]]\nname = \(quoted(name.rawValue))\ntype = \(quoted(type))\n"
-    if let displayName, displayName != name.rawValue { block += "display_name = \(quoted(displayName))\n" }
-    for (key, value) in settings { block += "\(key) = \(quoted(value))\n" }
     var out = text
     if !out.isEmpty && !out.hasSuffix("\n") { out += "\n" }
     if !out.isEmpty && !out.hasSuffix("\n\n") { out += "\n" }
