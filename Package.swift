@@ -23,6 +23,7 @@ let package = Package(
   products: [
     .executable(name: "folio", targets: ["folio"]),
     .executable(name: "folio-bench", targets: ["folio-bench"]),
+    .executable(name: "folio-sim", targets: ["folio-sim"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
@@ -239,8 +240,22 @@ let package = Package(
         "ExtensionHost",
       ],
       swiftSettings: strict),
+    // The deterministic simulation of the sync engine (issue 15, docs/SIMULATION.md): the real engine
+    // and index on one seeded thread with a virtual clock, against a simulated server with faults.
+    .target(
+      name: "Simulation",
+      dependencies: [
+        "ProviderAPI", "ProviderCore", "WorkingSetIndex", "TestSupport", .product(name: "Crypto", package: "swift-crypto"),
+      ],
+      swiftSettings: strict),
+    .executableTarget(
+      name: "folio-sim",
+      dependencies: ["Simulation", "ProviderCore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+      swiftSettings: strict),
     // Test doubles: InMemoryProvider with injectable latency, failures and clock.
     .target(name: "TestSupport", dependencies: ["ProviderAPI", "BrowserUI"], swiftSettings: strict),
+    // Runs the built `folio-sim` (it installs its own executor, so never inside the test runner).
+    .testTarget(name: "SimulationTests", dependencies: ["TestExecution"], swiftSettings: strict),
     // A Swift Testing trait for tests that block their thread (processes, tmux): tests only.
     .target(name: "TestExecution", swiftSettings: strict),
 

@@ -15,11 +15,14 @@ enum BlockingWork {
   }
 
   private static let queue = DispatchQueue(label: "folio.sync-io", qos: .utility, attributes: .concurrent)
+  /// Set once by `folio-sim` (``SyncEngine/runFileWorkInline()``): the work runs on the caller.
+  static let runsInline = Atomic<Bool>(false)
 
   static func run<T: Sendable>(
     _ body: @escaping @Sendable (Cancellation) throws(ProviderError) -> T
   ) async throws(ProviderError) -> T {
     let flag = Cancellation()
+    if runsInline.load(ordering: .relaxed) { return try body(flag) }
     let result: Result<T, ProviderError> = await withTaskCancellationHandler {
       await withCheckedContinuation { (cont: CheckedContinuation<Result<T, ProviderError>, Never>) in
         queue.async {

@@ -374,7 +374,7 @@ public actor ListingPoller {
   private func poll(
     _ folder: ItemIdentifier, startHint: Data?, allowMassDeletion: Bool
   ) async -> (ListingChanges, Int?) {
-    let (items, completeness) = await list(folder)
+    let (items, completeness, refusal) = await list(folder)
     let known: [KnownChild]
     let absences: Set<ItemIdentifier>
     do {
@@ -393,7 +393,11 @@ public actor ListingPoller {
     var changes = ListingDiff.diff(
       folder: folder, known: known, listed: items, completeness: completeness, state: &state, guard: massGuard,
       allowMassDeletion: allowMassDeletion, detectMoves: detectMoves, hash: hashKind)
-    if changes.verdict == .suspectEmpty {
+    if changes.verdict == .suspectEmpty || (refusal?.code == .noSuchItem && !known.isEmpty) {
+      // An empty listing proves nothing; nor does "no such folder" about what was in it (renamed
+      // or deleted elsewhere, on path-keyed storage its children are gone from their paths too):
+      // each child is asked for. Before, the children of a folder renamed on the server stayed
+      // in the index for ever, shown where nothing was (found by folio-sim).
       changes = await confirmAbsences(folder, known, allowMassDeletion: allowMassDeletion)
     }
     if changes.verdict == .complete {
@@ -465,23 +469,25 @@ public actor ListingPoller {
 
   /// Every page of the folder. Any error or a cancellation ends the listing: cut short when some
   /// pages arrived, failed when none did. Hidden items are listed too (the index may know them).
-  private func list(_ folder: ItemIdentifier) async -> ([Item], ListingCompleteness) {
+  ///
+  /// - Returns: The entries, how complete they are, and the error that stopped the first page.
+  private func list(_ folder: ItemIdentifier) async -> ([Item], ListingCompleteness, ProviderError?) {
     var items: [Item] = []
     var page: Page?
     var pages = 0
     let request = EnumerationRequest(container: folder, includeHidden: true, suggestedPageSize: pageSize, freshness: .current)
     repeat {
-      do {
+      do throws(ProviderError) {
         let answer = try await provider.enumerate(request, page: page, progress: { _ in })
         items += answer.items
         page = answer.nextPage
         pages += 1
       } catch {
-        return (items, pages == 0 ? .failed : .cutShort)
+        return (items, pages == 0 ? .failed : .cutShort, pages == 0 ? error : nil)
       }
-      if Task.isCancelled { return (items, pages == 0 ? .failed : .cutShort) }
+      if Task.isCancelled { return (items, pages == 0 ? .failed : .cutShort, nil) }
     } while page != nil
-    return (items, .complete)
+    return (items, .complete, nil)
   }
 
   /// A folder's cheap change hint: its content version and modification date as its parent

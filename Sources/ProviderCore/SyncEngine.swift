@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import Synchronization
 import WorkingSetIndex
 
 /// The sync engine of the remote domains, in one place for the browser and the commands:
@@ -18,6 +19,11 @@ public final class SyncEngine: Sendable {
   /// How many bytes of downloads the content store keeps before the LRU evicts.
   public let cacheBudget: Int64
   private let syncs: [DomainIdentifier: WorkingSetSync]
+  /// Makes blocking file work (copies, hashes, fsyncs) run on the calling task instead of a
+  /// dispatch queue, for the whole process: `folio-sim` runs every task on one thread in a seeded
+  /// order, and work finishing on another thread would make that order depend on timing.
+  public static func runFileWorkInline() { BlockingWork.runsInline.store(true, ordering: .relaxed) }
+
   /// The listing pollers of storages without a change feed (`ProviderTraits.changeFeed == .none`):
   /// their changes come from listing folders, not from an anchor.
   private let pollers: [DomainIdentifier: ListingPoller]
@@ -25,11 +31,14 @@ public final class SyncEngine: Sendable {
   /// - Parameters:
   ///   - contentRoot: `$XDG_CACHE_HOME/folio/content` (``FolioPaths/contentCache``).
   ///   - cacheBudget: ``FolioConfiguration/cacheBudgetBytes``.
+  ///   - clock: The transfer queue's time (backoffs, journal dates): `folio-sim` passes its virtual
+  ///     clock, so a five-minute backoff costs nothing and a seed replays the same.
   public init(
     registry: DomainRegistry, index: WorkingSetIndex, contentRoot: URL, cacheBudget: Int64,
     policy: RetryPolicy = .standard, limits: TransferQueue.Limits = TransferQueue.Limits(),
     pollInterval: TimeInterval = 60, pid: Int32 = ProcessLiveness.current,
-    jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+    jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+    clock: @escaping @Sendable () -> Date = Date.init
   ) {
     self.registry = registry
     self.index = index
@@ -42,7 +51,7 @@ public final class SyncEngine: Sendable {
     for d in registry.domains where d.isSynced { providers[d.identifier] = d.provider }
     let queue = TransferQueue(
       providers: providers, index: index, store: store, events: events, policy: policy, limits: limits, pid: pid,
-      jitter: jitter)
+      jitter: jitter, clock: clock)
     self.queue = queue
     var syncs: [DomainIdentifier: WorkingSetSync] = [:]
     var pollers: [DomainIdentifier: ListingPoller] = [:]

@@ -114,8 +114,10 @@ extension TransferQueue {
         var renamed = TransferActivity(t)
         renamed.name = name
         progressGate.report(renamed, to: events, force: true)
-      } catch where error.code == .noSuchItem && parentID != .root && !Self.isPlaceholder(t.identifier) {
-        // Keeping bytes whose folder is gone too: they go to the top of the location.
+      } catch where error.code == .noSuchItem && parentID != .root {
+        // Keeping bytes whose folder is gone too: they go to the top of the location — edits,
+        // and new files alike (folio-sim: a file put into a folder deleted elsewhere before it
+        // was sent failed for good, its bytes only in the journal's staged copy).
         parentID = .root
       }
     }
@@ -164,7 +166,10 @@ extension TransferQueue {
         reason: gone ? .remoteDeletion : .staleBase, detected: clock())
       try index.recordConflict(conflict)
       if recreatedInPlace {
-        // Nothing to take away: the bytes adopted above are this item's.
+        // The bytes are this item's now. Its content record is the edits' (dirty, so the adopt
+        // above left it alone): it holds the new version, clean unless edited again meanwhile
+        // (folio-sim: it stayed dirty for ever, "not uploaded", though the upload was done).
+        try await settleRecreated(t, item, staged)
       } else if gone, original != nil {
         // In the trash with the server's bytes: the edits live on in the new item.
         if let local = try store.localFile(domain: t.domain, identifier: t.identifier) {
@@ -184,6 +189,25 @@ extension TransferQueue {
       events.send(.conflict(conflict))
     }
     return item
+  }
+
+  /// The content record of edits re-created where their deleted item was, under its identifier
+  /// (path-keyed storage): the new version, and clean when the file still holds the bytes sent.
+  nonisolated func settleRecreated(_ t: Transfer, _ item: Item, _ staged: ContentStore.Staged) async throws(ProviderError) {
+    guard let local = try store.localFile(domain: t.domain, identifier: t.identifier), local.content.state == .dirty else {
+      return
+    }
+    let now = try? await BlockingWork.run { _ throws(ProviderError) in try DurableFile.digest(of: local.url) }
+    let stamp = DurableFile.stamp(of: local.url)
+    _ = try index.updateContent(domain: t.domain, identifier: t.identifier) { content in
+      content.version = item.version
+      if now?.sha256 == staged.sha256, let stamp {
+        content.state = .clean
+        content.size = staged.size
+        content.sha256 = staged.sha256
+        content.fileStamp = stamp
+      }
+    }
   }
 
   // MARK: - New content for an item

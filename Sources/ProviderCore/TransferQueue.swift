@@ -341,7 +341,7 @@ public actor TransferQueue {
         // One upload per item, oldest first: a later edit waits for the earlier one.
         guard uploadItems.insert(t.domain.rawValue + "\u{0}" + t.identifier.rawValue).inserted else { continue }
       }
-      guard let provider = providers[t.domain], latched[t.domain] == nil else { continue }
+      guard let provider = providers[t.domain], !Self.holds(latched[t.domain], t) else { continue }
       guard t.state == .queued || t.state == .running else { continue }
       if scope == .requested && waiters[t.id] == nil { continue }
       if let cap = drainCap, t.attempt >= cap { continue }
@@ -360,6 +360,14 @@ public actor TransferQueue {
       active[t.id] = Active(task: task, transfer: claimed)
     }
     return next
+  }
+
+  /// Whether a domain's latch holds a transfer back. A full account refuses what is written, not
+  /// what is read: with `insufficientQuota` latched, downloads go on (folio-sim found an open
+  /// waiting for ever behind an upload refused for quota).
+  nonisolated static func holds(_ latch: ProviderError?, _ t: Transfer) -> Bool {
+    guard let latch else { return false }
+    return !(latch.code == .insufficientQuota && t.direction == .download)
   }
 
   nonisolated func perform(_ t: Transfer, provider: any Provider) async -> Result<Item, ProviderError> {

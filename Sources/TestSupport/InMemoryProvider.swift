@@ -152,6 +152,17 @@ public actor InMemoryProvider: Provider {
     return false
   }
 
+  /// True when `id` is somewhere below `folder`.
+  private func isDescendant(_ id: ItemIdentifier, of folder: ItemIdentifier) -> Bool {
+    var current = id
+    for _ in 0...nodes.count {
+      guard current != .root, current != .trash, let n = nodes[current] else { return false }
+      if n.item.parentIdentifier == folder { return true }
+      current = n.item.parentIdentifier
+    }
+    return false
+  }
+
   /// Rewrites the paths of a folder's live descendants after it moved or was renamed.
   private func updateDescendantPaths(of id: ItemIdentifier) {
     guard let folder = nodes[id]?.item.path else { return }
@@ -286,6 +297,11 @@ public actor InMemoryProvider: Provider {
     }
     if changedFields.contains(.filename) || changedFields.contains(.parentItemIdentifier) {
       let parent = changedFields.contains(.parentItemIdentifier) ? template.parentIdentifier : n.item.parentIdentifier
+      // A folder never goes into itself or below itself, as no real server lets it (folio-sim
+      // found the double recursing for ever on such a move).
+      if n.item.isFolder && parent != .trash && (parent == id || isDescendant(parent, of: id)) {
+        throw ProviderError(.invalidArgument, "\(n.item.filename.displayString) cannot go into itself")
+      }
       // The trash takes any number of items with the same name, as a real trash does.
       if parent != .trash,
         let clash = children(of: parent).first(where: { $0.filename == template.filename && $0.identifier != id })

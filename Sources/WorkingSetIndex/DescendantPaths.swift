@@ -48,6 +48,20 @@ enum DescendantPaths {
     return rows.count
   }
 
+  /// Marks every indexed descendant of the folder `identifier` inside (or out of) the trash,
+  /// following parent identifiers (`item_parent`).
+  static func markInsideTrash(_ inside: Bool, under identifier: String, domain: String, in db: Database) throws {
+    try db.execute(
+      sql: """
+        WITH RECURSIVE below(identifier) AS (
+          SELECT identifier FROM item WHERE domain = ? AND parentIdentifier = ?
+          UNION SELECT item.identifier FROM item JOIN below ON item.parentIdentifier = below.identifier
+          WHERE item.domain = ?)
+        UPDATE item SET insideTrash = ? WHERE domain = ? AND NOT isTrashed AND identifier IN below
+        """,
+      arguments: [domain, identifier, domain, inside, domain])
+  }
+
   /// Deletes every indexed descendant of `folder` (their tags go with them).
   @discardableResult
   static func delete(_ db: Database, domain: DomainIdentifier, under folder: ItemPath) throws -> Int {

@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -10,9 +12,15 @@ public enum ProcessLiveness {
   /// `kill(pid, 0)` probes without signalling; EPERM means alive but someone else's.
   public static func isAlive(_ pid: Int32) -> Bool {
     guard pid > 0 else { return false }
+    if let simulated = simulated.withLock({ $0 }) { return simulated.contains(pid) }
     if pid == getpid() { return true }
     return kill(pid, 0) == 0 || errno == EPERM
   }
+
+  /// The processes `folio-sim` plays inside one real process (each machine's current run), when
+  /// it runs: a crashed run's id must read as dead and a restarted one's as alive, which `kill`
+  /// cannot tell. Nil (the real probe) everywhere else.
+  public static let simulated = Mutex<Set<Int32>?>(nil)
 
   /// This process's id.
   public static var current: Int32 { getpid() }

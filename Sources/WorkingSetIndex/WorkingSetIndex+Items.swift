@@ -174,6 +174,15 @@ extension WorkingSetIndex {
     let tags = normalizedTags(item.tags)
     if !tags.isEmpty { record.tagsText = tagsText(tags) }
     edit(&record)
+    // Inside the trash exactly when its folder is (when the index knows the folder): a file
+    // created in a folder trashed elsewhere meanwhile, or listed again later, read as live in
+    // Recents and search (found by folio-sim).
+    if !record.isTrashed, let parent = try Row.fetchOne(
+      db, sql: "SELECT isTrashed, insideTrash FROM item WHERE domain = ? AND identifier = ?",
+      arguments: [record.domain, record.parentIdentifier])
+    {
+      record.insideTrash = (parent["isTrashed"] as Bool? ?? false) || (parent["insideTrash"] as Bool? ?? false)
+    }
 
     if let existing {
       if existing.identifier != record.identifier {
@@ -191,6 +200,12 @@ extension WorkingSetIndex {
       try DescendantPaths.rewrite(
         db, domain: domain, from: oldPath, to: ItemPath(bytes: Array(record.path)),
         insideTrash: record.isTrashed || record.insideTrash)
+    }
+    let inTrash = record.isTrashed || record.insideTrash
+    if record.kind == ItemKind.folder.rawValue, let existing, inTrash != (existing.isTrashed || existing.insideTrash) {
+      // Descendants by their folder, not only by path: a row whose path the move did not cover
+      // (its item made in the folder after the move) follows too.
+      try DescendantPaths.markInsideTrash(inTrash, under: record.identifier, domain: record.domain, in: db)
     }
     return record
   }

@@ -192,6 +192,17 @@ public struct WorkingSetIndex: Sendable {
     }
   }
 
+  /// SQLite's full `PRAGMA integrity_check` (test-plan.md I11): "ok", or what is damaged.
+  /// Slower than the quick_check an open after a crash runs; `folio-sim` asks it after every
+  /// restart and at the end of each run.
+  public func integrityCheck() throws(ProviderError) -> [String] {
+    do {
+      return try writer.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+    } catch {
+      throw ProviderError(.ioError, "the index could not be checked: \(error)")
+    }
+  }
+
   private static func checkIntegrity(_ writer: any DatabaseWriter, shown: String) throws {
     let report = try writer.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
     guard report == ["ok"] else {

@@ -268,17 +268,51 @@ import WorkingSetIndex
 
   @Test func aFailedTransferWaitsForRetry() async throws {
     let f = try SyncFixture()
-    let folder = await f.memory.add(ItemName("Gone"), folder: true)
+    let folder = await f.memory.add(ItemName("Locked"), folder: true)
     let ids = try await f.engine.put([try f.source("a", "1")], into: folder, in: f.domain)
-    try await f.memory.deleteItem(folder.identifier, baseVersion: nil, options: .recursive)
+    await f.memory.setHook { call throws(ProviderError) in
+      if call == .create { throw ProviderError(.noPermission, "the folder is read-only") }
+    }
     let report = await f.queue.drain()
     #expect(report.unfinished.map(\.state) == [.failed])
-    #expect(try f.index.transfer(id: ids[0])?.lastError?.contains("no such item") == true)
+    #expect(try f.index.transfer(id: ids[0])?.lastError?.contains("read-only") == true)
     // The staged bytes are still there for the retry (or for `domain remove --keep-unsynced`).
     #expect(f.storeFiles().staged.count == 1)
-    await f.memory.add(ItemName("Gone"), folder: true)
+    await f.memory.setHook { _ throws(ProviderError) in }
     try await f.queue.retry(ids[0])
     #expect(try f.index.transfer(id: ids[0])?.state == .queued)
+  }
+
+  /// folio-sim's seed 13: with an upload refused for quota, the domain was held whole and an open
+  /// (a download) waited for ever. A full account refuses writes, not reads.
+  @Test func aFullAccountHoldsUploadsNotDownloads() async throws {
+    let f = try SyncFixture()
+    let remote = await f.memory.add(ItemName("read.txt"), content: Data("theirs".utf8))
+    _ = try await f.engine.put([try f.source("a", "mine")], into: try await f.memory.item(at: .root), in: f.domain)
+    await f.memory.setHook { call throws(ProviderError) in
+      if call == .create { throw ProviderError(.insufficientQuota, "the account is full") }
+    }
+    let report = await f.queue.drain()
+    #expect(report.unfinished.map(\.state) == [.throttled])
+    #expect(await f.queue.latchedError(for: SyncFixture.cloud)?.code == .insufficientQuota)
+    let url = try await f.engine.materialize(remote, in: f.domain)
+    #expect(try String(contentsOf: url, encoding: .utf8) == "theirs")
+  }
+
+  /// folio-sim's seed 33: a new file put into a folder deleted elsewhere before it was sent failed
+  /// for good, its bytes only in the staged copy. It goes to the top of the location, as edits of
+  /// a deleted file do.
+  @Test func aNewFileWhoseFolderWasDeletedGoesToTheTop() async throws {
+    let f = try SyncFixture()
+    let folder = await f.memory.add(ItemName("Gone"), folder: true)
+    _ = try await f.engine.put([try f.source("a", "mine")], into: folder, in: f.domain)
+    try await f.memory.deleteItem(folder.identifier, baseVersion: nil, options: .recursive)
+    let report = await f.queue.drain()
+    #expect(report.succeeded, "\(report)")
+    let top = try await f.children()
+    let kept = try #require(top.first { $0.filename == ItemName("src-a") })
+    #expect(await f.text(of: kept.identifier) == "mine")
+    #expect(f.storeFiles().staged.isEmpty)
   }
 }
 

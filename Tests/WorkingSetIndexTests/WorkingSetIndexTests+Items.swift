@@ -205,6 +205,33 @@ import Testing
     #expect(try Fixture.ids(index.recents(limit: 5)) == ["b"])
   }
 
+  /// folio-sim's seeds 6 and 13: a file made in a folder after the folder went to the trash
+  /// elsewhere (its path never under the folder's old one) read as live in Recents.
+  @Test func aFileInAFolderTrashedElsewhereIsInsideTheTrashWhicheverCameFirst() throws {
+    let index = try WorkingSetIndex.inMemory()
+    let folder = Fixture.folder("d", "/d", parent: ItemIdentifier.root.rawValue)
+    try index.upsert([folder], domain: Fixture.server, insertNew: true)
+    // Made after the trashing (the server's answer already names the trash), learned before it.
+    var late = Fixture.file("late", "/#trash/d/late.txt", parent: "d")
+    late.lastUsedDate = Fixture.date(2)
+    try index.recordUse(of: late, domain: Fixture.server, at: Fixture.date(2))
+    #expect(try index.item(domain: Fixture.server, identifier: late.identifier)?.isInsideTrash == false)
+    var trashed = Fixture.moved(folder, to: "/#trash/d", parent: ItemIdentifier.trash.rawValue)
+    trashed.trashedDate = Fixture.date(3)
+    trashed.originalPath = ItemPath("/d")
+    try index.upsert([trashed], domain: Fixture.server)
+    #expect(try index.item(domain: Fixture.server, identifier: late.identifier)?.isInsideTrash == true)
+    #expect(try !Fixture.ids(index.recents(limit: 5)).contains("late"))
+    // Learned after it: a new row takes its folder's state.
+    let later = Fixture.file("later", "/#trash/d/later.txt", parent: "d")
+    try index.recordUse(of: later, domain: Fixture.server, at: Fixture.date(4))
+    #expect(try index.item(domain: Fixture.server, identifier: later.identifier)?.isInsideTrash == true)
+    // Put back: both come out.
+    try index.upsert([folder], domain: Fixture.server)
+    #expect(try index.item(domain: Fixture.server, identifier: late.identifier)?.isInsideTrash == false)
+    #expect(try index.item(domain: Fixture.server, identifier: later.identifier)?.isInsideTrash == false)
+  }
+
   @Test func aMovedFolderRewritesItsDescendantsPathsAndNothingElse() throws {
     let index = try WorkingSetIndex.inMemory()
     let badByte: [UInt8] = Array("/a/b".utf8) + [0xFF]
