@@ -13,6 +13,11 @@ extension TransferQueue {
     stopLoop()
     scope = .all
     drainCap = policy.attemptsPerDrain
+    // Counted from where each transfer stands now: the journal's count is cumulative, and a
+    // transfer that had failed four times ever was skipped by every later `folio sync` (found by
+    // folio-sim: an edit left queued for good once the server was back).
+    drainStartAttempts = Dictionary(
+      ((try? index.pendingTransfers()) ?? []).map { ($0.id, $0.attempt) }, uniquingKeysWith: { a, _ in a })
     completedInDrain = []
     for domain in providers.keys {
       latched[domain] = nil
@@ -26,6 +31,7 @@ extension TransferQueue {
       await sleep(until: next, generation: gen)
     }
     drainCap = nil
+    drainStartAttempts = [:]
     let left = ((try? index.pendingTransfers()) ?? []).filter { providers[$0.domain] != nil }
     return DrainReport(
       completed: completedInDrain,

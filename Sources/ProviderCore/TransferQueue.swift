@@ -73,6 +73,8 @@ public actor TransferQueue {
   var generation = 0
   /// While draining: the attempt count after which a transfer is left for another run.
   var drainCap: Int?
+  /// While draining: each transfer's attempt count when the drain began (the cap counts from it).
+  var drainStartAttempts: [Int64: Int] = [:]
   var completedInDrain: [TransferActivity] = []
   /// Running downloads a person cancelled: their task was cancelled and their row is gone; how
   /// they end is not reported as a failure (``cancelDownload(_:)``).
@@ -344,7 +346,7 @@ public actor TransferQueue {
       guard let provider = providers[t.domain], !Self.holds(latched[t.domain], t) else { continue }
       guard t.state == .queued || t.state == .running else { continue }
       if scope == .requested && waiters[t.id] == nil { continue }
-      if let cap = drainCap, t.attempt >= cap { continue }
+      if let cap = drainCap, t.attempt >= (drainStartAttempts[t.id] ?? 0) + cap { continue }
       if let at = t.nextAttemptAt, at > now {
         next = min(next ?? at, at)
         continue

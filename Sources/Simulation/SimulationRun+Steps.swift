@@ -144,16 +144,28 @@ extension SimulationRun {
         guard let target = await pickAny(&random) else { return "nothing to rename" }
         let item = try await resolve(m, target.item.path)
         let name = ItemName(random.pick(target.item.isFolder ? Self.folderNames : Self.names))
-        let renamed = try await m.items.rename(item, to: name, in: m.domain)
-        await noteMoved(target, by: m.number)
+        // Noted before: a rename whose answer is lost may have been done all the same, and then
+        // the machine's index did not follow it (-2: as if someone else had).
+        let below = await descendants(of: target)
+        noteMoved(below, by: m.number)
+        let renamed: Item
+        do throws(ProviderError) { renamed = try await m.items.rename(item, to: name, in: m.domain) } catch {
+          noteMoved(below, by: -2)
+          throw error
+        }
         return "renamed \(target.item.path.displayString) to \(renamed.path.displayString)"
       case .move:
         guard let target = await pickAny(&random) else { return "nothing to move" }
         let destination = await pickFolder(&random)
         let item = try await resolve(m, target.item.path)
         let folder = try await resolve(m, destination)
-        let moved = try await m.items.move(item, to: folder, in: m.domain)
-        await noteMoved(target, by: m.number)
+        let below = await descendants(of: target)
+        noteMoved(below, by: m.number)
+        let moved: Item
+        do throws(ProviderError) { moved = try await m.items.move(item, to: folder, in: m.domain) } catch {
+          noteMoved(below, by: -2)
+          throw error
+        }
         return "moved \(target.item.path.displayString) to \(moved.path.displayString)"
       case .delete:
         guard let target = await pickAny(&random) else { return "nothing to delete" }
@@ -176,23 +188,34 @@ extension SimulationRun {
         guard let target = await pickAny(&random) else { return "nothing to tag" }
         let item = try await resolve(m, target.item.path)
         let tags = random.chance(0.2) ? [] : [random.pick(Self.tagNames)]
+        // Unknown until answered: a lost answer may hide a change that was made.
+        lastTagger[target.item.identifier] = -2
         let tagged = try await m.items.setTags(tags, of: item, in: m.domain)
-        expectedTags[m.number, default: [:]][target.item.identifier] = tagged.tags
-        lastTagger[target.item.identifier] = m.number
+        if await server.inner(item.identifier) == target.item.identifier {
+          expectedTags[m.number, default: [:]][target.item.identifier] = tagged.tags
+          lastTagger[target.item.identifier] = m.number
+        }
         return "tagged \(target.item.path.displayString) \(tagged.tags)"
       case .favorite:
         guard let target = await pickAny(&random) else { return "nothing to favorite" }
         let item = try await resolve(m, target.item.path)
         let on = random.chance(0.7)
+        lastFavoriter[target.item.identifier] = -2
         _ = try await m.items.setFavorite(on, item: item, in: m.domain)
-        expectedFavorites[m.number, default: [:]][target.item.identifier] = on
-        lastFavoriter[target.item.identifier] = m.number
+        if await server.inner(item.identifier) == target.item.identifier {
+          expectedFavorites[m.number, default: [:]][target.item.identifier] = on
+          lastFavoriter[target.item.identifier] = m.number
+        }
         return "\(on ? "favorited" : "unfavorited") \(target.item.path.displayString)"
       case .open:
         guard let target = await pickFile(&random) else { return "nothing to open" }
         let item = try await resolve(m, target.item.path)
         try m.items.recordOpen(item, in: m.domain, at: SimulationClock.now)
-        opened[m.number, default: []].insert(target.item.identifier)
+        // What the machine opened is the item it knows (offline: its index's, maybe one deleted
+        // elsewhere meanwhile), which must be the server's at that path to be expected later.
+        if await server.inner(item.identifier) == target.item.identifier {
+          opened[m.number, default: []].insert(target.item.identifier)
+        }
         return "opened \(target.item.path.displayString) (Recents)"
       case .pin:
         guard let target = await pickAny(&random) else { return "nothing to keep downloaded" }
@@ -272,8 +295,9 @@ extension SimulationRun {
         guard let target = await pickAny(&random) else { return "nothing to rename" }
         var t = ItemTemplate(target.item)
         t.filename = ItemName(random.pick(target.item.isFolder ? Self.folderNames : Self.names))
+        let below = await descendants(of: target)
         let renamed = try await memory.modifyItem(t, baseVersion: target.item.version, changedFields: .filename, contents: nil)
-        await noteMoved(target, by: -1)
+        noteMoved(below, by: -1)
         return "renamed \(target.item.path.displayString) to \(renamed.path.displayString)"
       case .remoteDelete:
         guard let target = await pickAny(&random) else { return "nothing to delete" }
@@ -298,16 +322,21 @@ extension SimulationRun {
 
   func folderURL(_ name: String) -> URL { folder.appendingPathComponent(name) }
 
-  /// Notes who moved an item and everything below it (see ``movers``).
-  func noteMoved(_ target: SimulatedServer.Entry, by actor: Int) async {
-    movers[target.item.identifier, default: []].insert(actor)
-    guard target.item.isFolder else { return }
+  /// The server's identifiers of an item and everything below it now (taken before it moves).
+  func descendants(of target: SimulatedServer.Entry) async -> [ItemIdentifier] {
+    var out = [target.item.identifier]
+    guard target.item.isFolder else { return out }
     for e in await live() where e.item.path.bytes.starts(with: target.item.path.bytes + [0x2F]) {
-      movers[e.item.identifier, default: []].insert(actor)
+      out.append(e.item.identifier)
     }
+    return out
+  }
+
+  /// Notes who moved these items (see ``movers``).
+  func noteMoved(_ items: [ItemIdentifier], by actor: Int) {
+    for id in items { movers[id, default: []].insert(actor) }
   }
 }
-
 /// Where a step's task and a crash meet: the first to arrive decides how the step ended.
 final class StepGate: @unchecked Sendable {
   private let lock = NSLock()

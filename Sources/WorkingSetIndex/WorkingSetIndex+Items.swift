@@ -137,6 +137,38 @@ extension WorkingSetIndex {
     }
   }
 
+  /// Whether the indexed row `identifier` is in the trash or inside a trashed folder; nil when the
+  /// index has no such row.
+  static func trashState(of identifier: ItemIdentifier, domain: DomainIdentifier, in db: Database) throws -> Bool? {
+    guard
+      let row = try Row.fetchOne(
+        db, sql: "SELECT isTrashed, insideTrash FROM item WHERE domain = ? AND identifier = ?",
+        arguments: [domain.rawValue, identifier.rawValue])
+    else { return nil }
+    return (row["isTrashed"] as Bool? ?? false) || (row["insideTrash"] as Bool? ?? false)
+  }
+
+  /// Whether an indexed row in the trash sits at one of `path`'s ancestors.
+  static func hasTrashedAncestor(_ path: ItemPath, domain: DomainIdentifier, in db: Database) throws -> Bool {
+    var ancestors: [Data] = []
+    var current = path.parent
+    while current != .root, !current.bytes.isEmpty, ancestors.count < 64 {
+      ancestors.append(Data(current.bytes))
+      current = current.parent
+    }
+    guard !ancestors.isEmpty else { return false }
+    let marks = Array(repeating: "?", count: ancestors.count).joined(separator: ",")
+    var arguments: [any DatabaseValueConvertible] = [domain.rawValue]
+    arguments += ancestors
+    return try Bool.fetchOne(
+      db, sql: "SELECT EXISTS (SELECT 1 FROM item WHERE domain = ? AND isTrashed AND path IN (\(marks)))",
+      arguments: StatementArguments(arguments)) ?? false
+  }
+
+  static func isInTrash(_ identifier: ItemIdentifier, domain: DomainIdentifier, in db: Database) throws -> Bool {
+    try trashState(of: identifier, domain: domain, in: db) ?? false
+  }
+
   /// Inserts or updates one item's row from the provider's `item`, then lets `edit` set the
   /// index's own fields. The one place where rows change identity or path.
   ///
@@ -159,10 +191,18 @@ extension WorkingSetIndex {
       try e.delete(db)
       existing = nil
     }
-    let oldPath = existing.map { ItemPath(bytes: Array($0.path)) } ?? previousPath
+    // A trashed item the index never had still names where it was: its indexed descendants are
+    // found there (a folder trashed elsewhere whose files this computer uses).
+    let oldPath =
+      existing.map { ItemPath(bytes: Array($0.path)) } ?? previousPath ?? (item.isTrashed ? item.originalPath : nil)
     guard existing != nil || insertNew else {
       if let oldPath {
         try DescendantPaths.rewrite(db, domain: domain, from: oldPath, to: item.path, insideTrash: item.isTrashed)
+      }
+      if item.isFolder {
+        // And by their folder, for rows the path does not cover (folio-sim's seed 302).
+        let inTrash = try item.isTrashed || Self.isInTrash(item.parentIdentifier, domain: domain, in: db)
+        try DescendantPaths.markInsideTrash(inTrash, under: item.identifier.rawValue, domain: domain.rawValue, in: db)
       }
       return nil
     }
@@ -177,11 +217,14 @@ extension WorkingSetIndex {
     // Inside the trash exactly when its folder is (when the index knows the folder): a file
     // created in a folder trashed elsewhere meanwhile, or listed again later, read as live in
     // Recents and search (found by folio-sim).
-    if !record.isTrashed, let parent = try Row.fetchOne(
-      db, sql: "SELECT isTrashed, insideTrash FROM item WHERE domain = ? AND identifier = ?",
-      arguments: [record.domain, record.parentIdentifier])
-    {
-      record.insideTrash = (parent["isTrashed"] as Bool? ?? false) || (parent["insideTrash"] as Bool? ?? false)
+    if !record.isTrashed {
+      if let inTrash = try Self.trashState(of: ItemIdentifier(record.parentIdentifier), domain: domain, in: db) {
+        record.insideTrash = inTrash
+      } else if try Self.hasTrashedAncestor(ItemPath(bytes: Array(record.path)), domain: domain, in: db) {
+        // Its folder is not indexed, but a folder above it is, in the trash (a file uploaded
+        // into a folder trashed meanwhile, by this computer or another: folio-sim's seed 377).
+        record.insideTrash = true
+      }
     }
 
     if let existing {
@@ -202,7 +245,8 @@ extension WorkingSetIndex {
         insideTrash: record.isTrashed || record.insideTrash)
     }
     let inTrash = record.isTrashed || record.insideTrash
-    if record.kind == ItemKind.folder.rawValue, let existing, inTrash != (existing.isTrashed || existing.insideTrash) {
+    let wasInTrash = existing.map { $0.isTrashed || $0.insideTrash } ?? false
+    if record.kind == ItemKind.folder.rawValue, inTrash != wasInTrash {
       // Descendants by their folder, not only by path: a row whose path the move did not cover
       // (its item made in the folder after the move) follows too.
       try DescendantPaths.markInsideTrash(inTrash, under: record.identifier, domain: record.domain, in: db)

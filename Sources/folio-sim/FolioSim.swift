@@ -155,7 +155,7 @@ struct FolioSim: ParsableCommand {
     }
     print("  trace:")
     for line in shown.trace { print("    \(line)") }
-    print("  replay: folio-sim --seed \(outcome.seed) --script '\(SimulationDriver.script(shown.steps))' --trace")
+    print("  replay: folio-sim --seed \(outcome.seed) --script='\(SimulationDriver.script(shown.steps))' --trace")
     print("  files: \(outcome.folder.path)")
   }
 }
