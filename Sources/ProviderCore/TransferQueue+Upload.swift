@@ -261,9 +261,19 @@ extension TransferQueue {
       try convertToCopy(t, parent: indexed?.parentIdentifier ?? .root, name: indexed?.name ?? ItemName("Recovered file"))
     } catch where error.code == .cannotSynchronize {
       // A provider that refuses a stale base without keeping our bytes: keep them beside it.
-      guard let current = try? await provider.item(for: t.identifier), current.version.content != base.content else {
-        throw error
+      let refusal = error
+      let current: Item
+      do throws(ProviderError) {
+        current = try await provider.item(for: t.identifier)
+      } catch where error.code == .noSuchItem {
+        // Gone meanwhile: as for a delete, the edits become a new item where it was.
+        try convertToCopy(t, parent: indexed?.parentIdentifier ?? .root, name: indexed?.name ?? ItemName("Recovered file"))
+        guard let converted = try index.transfer(id: t.id) else { throw ProviderError.noSuchItem("transfer \(t.id)") }
+        return try await performCreate(converted, staged, provider: provider)
       }
+      // (Any other failure of that lookup is thrown as it is: a 503 there is retried, where the
+      // refusal rethrown latched the whole location for good — found by folio-sim.)
+      guard current.version.content != base.content else { throw refusal }
       try convertToCopy(t, parent: current.parentIdentifier, name: ConflictNames.conflictCopy(current.filename, at: clock()))
     }
     guard let converted = try index.transfer(id: t.id) else { throw ProviderError.noSuchItem("transfer \(t.id)") }

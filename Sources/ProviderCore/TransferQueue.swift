@@ -364,12 +364,14 @@ public actor TransferQueue {
     return next
   }
 
-  /// Whether a domain's latch holds a transfer back. A full account refuses what is written, not
-  /// what is read: with `insufficientQuota` latched, downloads go on (folio-sim found an open
+  /// Whether a domain's latch holds a transfer back. A full account, or a write the server
+  /// refuses until the item changes, stops what is written, not what is read: with
+  /// `insufficientQuota` or `cannotSynchronize` latched, downloads go on (folio-sim found an open
   /// waiting for ever behind an upload refused for quota).
   nonisolated static func holds(_ latch: ProviderError?, _ t: Transfer) -> Bool {
     guard let latch else { return false }
-    return !(latch.code == .insufficientQuota && t.direction == .download)
+    guard t.direction == .download else { return true }
+    return latch.code != .insufficientQuota && latch.code != .cannotSynchronize
   }
 
   nonisolated func perform(_ t: Transfer, provider: any Provider) async -> Result<Item, ProviderError> {

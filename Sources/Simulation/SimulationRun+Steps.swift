@@ -230,7 +230,8 @@ extension SimulationRun {
       case .sync:
         let report = await m.engine.queue.drain()
         let summary = try await m.engine.syncChanges(of: m.domain.identifier)
-        return "sync: \(report.completed.count) transfer(s) done, \(report.unfinished.count) left; \(summary.updated) updated, \(summary.deleted) deleted, \(summary.heldDeletions) held"
+        let left = report.unfinished.map { "\($0.state) \($0.code.map(String.init) ?? "")" }.joined(separator: ", ")
+        return "sync: \(report.completed.count) transfer(s) done, \(report.unfinished.count) left\(left.isEmpty ? "" : " (\(left))"); \(summary.updated) updated, \(summary.deleted) deleted, \(summary.heldDeletions.count) held"
       case .goOffline:
         m.link.setOffline(true)
         return "offline"
