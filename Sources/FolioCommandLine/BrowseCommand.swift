@@ -2,7 +2,6 @@ import ArgumentParser
 import BrowserApp
 import BrowserUI
 import FolioConfig
-import FolioServer
 import Foundation
 import ProviderAPI
 import ProviderCore
@@ -98,7 +97,7 @@ struct BrowseOptions: Sendable {
     // their own and go back to the system when freed: with glibc's sliding threshold, whether
     // they landed in a heap that keeps them resident depended on the order of frees (RSS at 1M
     // varied 47.7 / 50.7 MiB between identical launches).
-    ServerRuntime.pinMallocThreshold()
+    MallocThreshold.pin()
     let utf8 = DisplayWidth.setUp()
     let launch: Launch
     // SSH hosts ask their questions in the browser's box; until the loop runs (the start folder

@@ -54,6 +54,8 @@ extension FolioCommand {
       }
       // `folio ls` with the plain options: the same, without ArgumentParser (`ListOptions`).
       let arguments = CommandLine.arguments
+      // `folio serve …` is the server's own executable, help and usage errors included.
+      if arguments[1] == "serve" { ServeExecutable.exec(Array(arguments.dropFirst(2))) }
       if arguments.count > 1, arguments[1] == "ls", let options = ListOptions(quickArguments: arguments.dropFirst(2)) {
         try await options.run()
         return
