@@ -250,6 +250,13 @@ private func loadError(_ text: String, others: [String: String] = [:]) throws ->
     #expect(try loadError(text)?.hasPrefix("bad.toml:2: roles.zzz-first: unknown role") == true)
   }
 
+  @Test func aNULCharacterIsRefusedWithItsLine() throws {
+    let error = try #require(try loadError("[roles]\nnormal = \"red\"\n# \u{0}\n"))
+    #expect(error.hasPrefix("bad.toml:3:") && error.contains("NUL character"), "\(error)")
+    // A NUL before any newline, after a multi-byte character: still line 1.
+    #expect(try loadError("# é\u{0}\n")?.hasPrefix("bad.toml:1:") == true)
+  }
+
   @Test func badValuesNameTheirKey() throws {
     #expect(
       try loadError("[roles]\nerror = { fg = \"orange\" }\n")
