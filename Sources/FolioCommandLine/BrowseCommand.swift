@@ -133,6 +133,7 @@ struct BrowseOptions: Sendable {
     state.sort = choices.sort
     state.showHidden = choices.showHidden
     state.homeFolder = ItemAddress.normalize(Array(launch.paths.home.path.utf8))
+    state.openWithHistory = OpenWithHistory.load(from: launch.paths.openWithHistoryFile).commands
     // The first page of the start folder, exactly as the app's first enumeration will ask for it.
     let firstPage = launch.folder.map { folder in
       FirstPagePrefetch(
@@ -199,6 +200,7 @@ struct BrowseOptions: Sendable {
       remote: BrowseRemote.hooks(registry: context.registry, configuration: context.configuration, paths: context.paths),
       signIn: signIn, preview: .configured(by: context.configuration, paths: context.paths))
     services.viewChoicesFile = launch.paths.viewChoicesFile
+    services.openWithHistoryFile = launch.paths.openWithHistoryFile
     state.customActions = services.customActionEntries()
     let app = BrowserApp(
       state: state, terminal: terminal, services: services, prefetched: firstPage.map { (domain.identifier, $0) })

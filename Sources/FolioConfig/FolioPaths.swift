@@ -70,6 +70,8 @@ public struct FolioPaths: Sendable, Equatable {
   /// `$XDG_STATE_HOME/folio/view`: the browser's sort and hidden-files choice (`ViewChoices`),
   /// written by the browser only when the person changes it.
   public var viewChoicesFile: URL { stateHome.appendingPathComponent("folio/view", isDirectory: false) }
+  /// `$XDG_STATE_HOME/folio/open-with`: the Open With… prompt's last commands, newest first.
+  public var openWithHistoryFile: URL { stateHome.appendingPathComponent("folio/open-with", isDirectory: false) }
   /// `$XDG_STATE_HOME/folio/s3-jobs/<location>`: the renames of an S3 location not yet finished.
   public func s3Jobs(_ location: String) -> URL {
     stateHome.appendingPathComponent("folio/s3-jobs", isDirectory: true).appendingPathComponent(location, isDirectory: true)
