@@ -247,12 +247,14 @@ enum ThemeLocation {
   func definition() throws(ThemeError) -> ThemeDefinition {
     switch self {
     case .file(let path, let bytes):
+      // The installed default-dark.toml, unchanged: the built-in theme, without parsing it.
+      if bytes.elementsEqual(Theme.builtInDefaultDarkText.utf8) { return .builtInDefaultDark }
       if let line = ThemeFiles.lineOfFirstInvalidUTF8(bytes) {
         throw ThemeError(file: path, line: line, key: nil, reason: "the theme is not valid UTF-8 text")
       }
       return try Self.decode(String(decoding: bytes, as: UTF8.self), file: path)
     case .builtInDefaultDark:
-      return try Self.decode(Theme.builtInDefaultDarkText, file: source)
+      return .builtInDefaultDark
     case .builtInMonochrome:
       var definition = ThemeDefinition()
       for role in StyleRole.allCases {
