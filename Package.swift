@@ -12,16 +12,18 @@ let strict: [SwiftSetting] = [
 /// Foundation's static archives, named: without `swift build --static-swift-stdlib`, `-static-stdlib`
 /// alone leaves CoreFoundation, ICU and the FoundationEssentials collections unresolved; and
 /// FoundationXML (WebDAV's and S3's XMLParser) its CoreFoundation half and libxml2 (libxml2-dev).
-let staticFoundation = [
+let staticFoundationCore = [
   "_FoundationICU", "CoreFoundation", "Foundation", "FoundationEssentials", "FoundationInternationalization",
-  "_FoundationCShims", "_FoundationCollections", "_CFXMLInterface", "xml2",
+  "_FoundationCShims", "_FoundationCollections",
 ].flatMap { ["-Xlinker", "-l\($0)"] }
+let staticFoundation = staticFoundationCore + ["_CFXMLInterface", "xml2"].flatMap { ["-Xlinker", "-l\($0)"] }
 
 let package = Package(
   name: "Folio",
   platforms: [.macOS(.v14)],
   products: [
     .executable(name: "folio", targets: ["folio"]),
+    .executable(name: "folio-serve", targets: ["folio-serve"]),
     .executable(name: "folio-bench", targets: ["folio-bench"]),
     .executable(name: "folio-sim", targets: ["folio-sim"]),
   ],
@@ -207,7 +209,7 @@ let package = Package(
       name: "FolioCommandLine",
       dependencies: [
         "FolioBuildInfo", "ProviderAPI", "WorkingSetIndex", "LocalProvider", "ProviderCore", "FolioConfig",
-        "BrowserUI", "BrowserApp", "TerminalBackend", "FolioServer", "FolioServerProvider", "SFTPClient", "SFTPProvider",
+        "BrowserUI", "BrowserApp", "TerminalBackend", "FolioServerProvider", "SFTPClient", "SFTPProvider",
         "S3Client", "S3Provider", "WebDAVClient", "WebDAVProvider", "ExtensionConformance", "ExtensionHost",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
@@ -230,6 +232,19 @@ let package = Package(
             "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Linker/folio-launch.order",
             "-Xlinker", "--no-warn-symbol-ordering",
           ] + staticFoundation, .when(configuration: .release))
+      ]),
+    // `folio serve` (and `folio demo`'s server): the server and what only it needs (Hummingbird,
+    // its HTTP types, NIOExtras, the server's crypto) kept out of the binary the browser and the
+    // other commands run, whose start-up scans every conformance record it holds (docs/DECISIONS.md,
+    // "The server is its own executable"). `folio serve` execs it, found beside `folio`.
+    .executableTarget(
+      name: "folio-serve",
+      dependencies: ["FolioServer", "ProviderAPI", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+      swiftSettings: strict,
+      linkerSettings: [
+        .unsafeFlags(
+          ["-static-stdlib", "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"] + staticFoundationCore,
+          .when(configuration: .release))
       ]),
     .executableTarget(
       name: "folio-bench",

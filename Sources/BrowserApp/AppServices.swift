@@ -25,6 +25,9 @@ public struct AppServices: Sendable {
   /// Where the sort and hidden-files choice is kept (`$XDG_STATE_HOME/folio/view`); nil: not
   /// kept (tests, unless they ask).
   public var viewChoicesFile: URL?
+  /// Where the Open With… prompt's commands are kept (`$XDG_STATE_HOME/folio/open-with`); nil:
+  /// not kept.
+  public var openWithHistoryFile: URL?
 
   public init(
     registry: DomainRegistry, items: ItemService, index: WorkingSetIndex, actions: ActionRunner, openers: OpenerResolver,

@@ -44,6 +44,17 @@ extension BrowserApp {
       let generation = viewChoicesGeneration
       let writer = viewChoicesWriter
       viewChoicesTask = Task.detached { await writer.save(choices, generation: generation, to: file) }
+    case .saveOpenWithHistory(let history):
+      // The same writer, the newest only, as for the view choices: a file of its own.
+      guard let file = services.openWithHistoryFile else { return }
+      viewChoicesGeneration += 1
+      let generation = viewChoicesGeneration
+      let writer = viewChoicesWriter
+      let previous = viewChoicesTask
+      viewChoicesTask = Task.detached {
+        await previous?.value
+        await writer.save(text: history.text, generation: generation, to: file)
+      }
     default:
       break
     }
@@ -70,20 +81,24 @@ extension BrowserApp {
   }
 }
 
-/// Writes the view choices, the newest only: two changes in a row never leave the older one in
-/// the file, and the loop never waits on the disk.
+/// Writes the view choices (and the Open With… history), the newest of each file only: two
+/// changes in a row never leave the older one in the file, and the loop never waits on the disk.
 actor ViewChoicesWriter {
-  private var written = 0
+  private var written: [URL: Int] = [:]
 
   func save(_ choices: ViewChoices, generation: Int, to file: URL) {
-    guard generation > written else { return }
-    written = generation
+    save(text: choices.text, generation: generation, to: file)
+  }
+
+  func save(text: String, generation: Int, to file: URL) {
+    guard generation > written[file, default: 0] else { return }
+    written[file] = generation
     let fm = FileManager.default
     let folder = file.deletingLastPathComponent()
     // Best effort: a state folder that cannot be written costs the next run its choices, not
     // this one anything.
     try? fm.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-    try? Data(choices.text.utf8).write(to: file, options: .atomic)
+    try? Data(text.utf8).write(to: file, options: .atomic)
   }
 }
 
@@ -92,5 +107,13 @@ extension ViewChoices {
   public static func load(from file: URL) -> ViewChoices {
     guard let data = try? Data(contentsOf: file), data.count < 4096 else { return ViewChoices() }
     return ViewChoices(text: String(decoding: data, as: UTF8.self))
+  }
+}
+
+extension OpenWithHistory {
+  /// The commands kept in `file`; none when it is missing, unreadable or implausibly large.
+  public static func load(from file: URL) -> OpenWithHistory {
+    guard let data = try? Data(contentsOf: file), data.count < 64 * 1024 else { return OpenWithHistory() }
+    return OpenWithHistory(text: String(decoding: data, as: UTF8.self))
   }
 }

@@ -259,7 +259,7 @@ public final class BrowserApp {
       previewJob = nil
     case .runShellCommand, .openShell, .copyToSystemClipboard:
       performShell(effect)
-    case .resolveGoTo, .listCompletions, .saveViewChoices:
+    case .resolveGoTo, .listCompletions, .saveViewChoices, .saveOpenWithHistory:
       performNavigation(effect)
     default:
       performOperation(effect)

@@ -2,7 +2,8 @@ import ProviderAPI
 
 /// Open With… (`o`): a command with its arguments, split as a shell splits words (quotes kept,
 /// nothing expanded, no shell run: ``ShellWords``); the file's path is appended as one more
-/// argument. The last few commands are remembered for Up and Down in the prompt.
+/// argument. The last few commands are remembered for Up and Down in the prompt, and kept between
+/// runs (``OpenWithHistory``).
 extension AppState {
   static let openWithTitle = "Open with (command; path added)"
   /// Commands remembered for the prompt's Up and Down.
@@ -23,7 +24,7 @@ extension AppState {
     openWithHistory.removeAll { $0 == text }
     openWithHistory.insert(text, at: 0)
     if openWithHistory.count > Self.openWithHistoryLimit { openWithHistory.removeLast() }
-    return [.openWith(item, program: text, domain)]
+    return [.openWith(item, program: text, domain), .saveOpenWithHistory(OpenWithHistory(openWithHistory))]
   }
 
   /// Up (`older`) or Down in the Open With… prompt: the previous or next remembered command;

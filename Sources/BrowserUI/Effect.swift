@@ -104,4 +104,6 @@ public enum Effect: Sendable, Equatable {
   case countFolder(ticket: UInt64, Item, DomainIdentifier)
   /// Stop the walk of this ticket (Esc, Info closed).
   case cancelFolderCount(ticket: UInt64)
+  /// The Open With… prompt's commands changed: kept for the next run (off the loop).
+  case saveOpenWithHistory(OpenWithHistory)
 }

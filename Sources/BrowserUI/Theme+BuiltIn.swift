@@ -1,6 +1,8 @@
 extension Theme {
   /// Themes/default-dark.toml, compiled in so that Folio starts with no theme file installed (and a
-  /// test keeps the two identical: edit the file, then copy it here).
+  /// test keeps the two identical: edit the file, then copy it here). Its decoded values are in
+  /// Theme+BuiltInDefinition.swift, which a launch takes without parsing: change them too (another
+  /// test says where they differ).
   static let builtInDefaultDarkText = """
     # Folio theme: default-dark — for terminals with a dark background (the default theme).
     #

@@ -2,7 +2,6 @@ import ArgumentParser
 import BrowserApp
 import BrowserUI
 import FolioConfig
-import FolioServer
 import Foundation
 import ProviderAPI
 import ProviderCore
@@ -98,7 +97,7 @@ struct BrowseOptions: Sendable {
     // their own and go back to the system when freed: with glibc's sliding threshold, whether
     // they landed in a heap that keeps them resident depended on the order of frees (RSS at 1M
     // varied 47.7 / 50.7 MiB between identical launches).
-    ServerRuntime.pinMallocThreshold()
+    MallocThreshold.pin()
     let utf8 = DisplayWidth.setUp()
     let launch: Launch
     // SSH hosts ask their questions in the browser's box; until the loop runs (the start folder
@@ -134,6 +133,7 @@ struct BrowseOptions: Sendable {
     state.sort = choices.sort
     state.showHidden = choices.showHidden
     state.homeFolder = ItemAddress.normalize(Array(launch.paths.home.path.utf8))
+    state.openWithHistory = OpenWithHistory.load(from: launch.paths.openWithHistoryFile).commands
     // The first page of the start folder, exactly as the app's first enumeration will ask for it.
     let firstPage = launch.folder.map { folder in
       FirstPagePrefetch(
@@ -200,6 +200,7 @@ struct BrowseOptions: Sendable {
       remote: BrowseRemote.hooks(registry: context.registry, configuration: context.configuration, paths: context.paths),
       signIn: signIn, preview: .configured(by: context.configuration, paths: context.paths))
     services.viewChoicesFile = launch.paths.viewChoicesFile
+    services.openWithHistoryFile = launch.paths.openWithHistoryFile
     state.customActions = services.customActionEntries()
     let app = BrowserApp(
       state: state, terminal: terminal, services: services, prefetched: firstPage.map { (domain.identifier, $0) })

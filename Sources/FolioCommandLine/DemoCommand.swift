@@ -1,6 +1,5 @@
 import ArgumentParser
 import FolioConfig
-import FolioServer
 import Foundation
 import ProviderAPI
 import TerminalBackend
@@ -11,15 +10,15 @@ import TerminalBackend
 
 /// `folio demo`: remote storage in one command, nothing left behind.
 ///
-/// A FolioServer runs in this process on a free loopback port with a sample tree made by two
-/// users (shared, locked and tagged files, a large dataset), a private configuration names it as
+/// A FolioServer (`folio-serve`, a child process: ``DemoServer``) runs on a free loopback port
+/// with a sample tree made by two users (shared, locked and tagged files, a large dataset), a private configuration names it as
 /// the location "demo", and the UI opens on it. Everything lives in one temporary folder —
 /// the server's data and the private XDG config, data and cache homes — which is removed when the
 /// UI exits; a cleanup process removes it too when the demo is killed (``DemoJanitor``).
 struct DemoCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "demo",
-    abstract: "Try Folio on a server: sample files on a FolioServer in this process, opened in the UI.",
+    abstract: "Try Folio on a server: sample files on a FolioServer of its own, opened in the UI.",
     discussion: """
       Starts a FolioServer on 127.0.0.1 (a free port) in a temporary folder, fills it with sample \
       files owned by two users (ana and ben: shared, locked and tagged files, a 64 MiB dataset), \
@@ -72,12 +71,16 @@ struct DemoCommand: AsyncParsableCommand {
       Self.say("starting a FolioServer with sample files…")
       let password = "demo-" + String(UInt32.random(in: 0x1000_0000...UInt32.max), radix: 16)
       let benPassword = "ben-" + String(UInt32.random(in: 0x1000_0000...UInt32.max), radix: 16)
-      let admin = try ServerAdmin(root: folder.appendingPathComponent("server"))
-      try admin.addUser("ana", password: password, quota: nil)
-      try admin.addUser("ben", password: benPassword, quota: nil)
+      // The accounts, applied by the server at its start (`--users`); the folder is the user's alone.
+      let users = folder.appendingPathComponent("users")
+      do {
+        try Data("ana:\(password)\nben:\(benPassword)\n".utf8).write(to: users)
+      } catch {
+        throw ProviderError(.ioError, "cannot write the demo's accounts: \(error)")
+      }
       // The server logs each request on stderr, which the UI is about to cover: into a file.
       log = try DemoLog(folder.appendingPathComponent("server.log"))
-      let running = try await DemoServer.start(root: folder.appendingPathComponent("server"))
+      let running = try await DemoServer.start(root: folder.appendingPathComponent("server"), users: users)
       server = running
       let scratch = folder.appendingPathComponent("scratch")
       try? FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
@@ -131,7 +134,7 @@ struct DemoCommand: AsyncParsableCommand {
   }
 }
 
-/// Standard error sent to a file while the demo's server runs in this process, and given back.
+/// Standard error sent to a file while the demo runs (its server, a child, inherits it), and given back.
 final class DemoLog {
   private var saved: Int32
 

@@ -45,7 +45,16 @@ public struct FolioPaths: Sendable, Equatable {
   }
 
   /// The paths for this process's environment.
-  public static var current: FolioPaths { FolioPaths(environment: ProcessInfo.processInfo.environment) }
+  ///
+  /// The six variables it reads, each with getenv: Foundation's `environment` builds a dictionary
+  /// of the whole environment at every read (~0.7 M instructions, and a launch asked twice).
+  public static var current: FolioPaths {
+    var environment: [String: String] = [:]
+    for name in ["HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME", "XDG_DATA_DIRS"] {
+      if let value = getenv(name) { environment[name] = String(cString: value) }
+    }
+    return FolioPaths(environment: environment)
+  }
 
   /// `$XDG_CONFIG_HOME/folio/config.toml`.
   public var configFile: URL { configHome.appendingPathComponent("folio/config.toml", isDirectory: false) }
@@ -61,6 +70,8 @@ public struct FolioPaths: Sendable, Equatable {
   /// `$XDG_STATE_HOME/folio/view`: the browser's sort and hidden-files choice (`ViewChoices`),
   /// written by the browser only when the person changes it.
   public var viewChoicesFile: URL { stateHome.appendingPathComponent("folio/view", isDirectory: false) }
+  /// `$XDG_STATE_HOME/folio/open-with`: the Open With… prompt's last commands, newest first.
+  public var openWithHistoryFile: URL { stateHome.appendingPathComponent("folio/open-with", isDirectory: false) }
   /// `$XDG_STATE_HOME/folio/s3-jobs/<location>`: the renames of an S3 location not yet finished.
   public func s3Jobs(_ location: String) -> URL {
     stateHome.appendingPathComponent("folio/s3-jobs", isDirectory: true).appendingPathComponent(location, isDirectory: true)

@@ -130,7 +130,11 @@ import Testing
     s.press(.character("o"))
     #expect(s.prompt?.title == AppState.openWithTitle)
     s.type("grep -n 'two words'")
-    #expect(s.press(.enter) == [.openWith(Self.plain, program: "grep -n 'two words'", .local)])
+    #expect(
+      s.press(.enter) == [
+        .openWith(Self.plain, program: "grep -n 'two words'", .local),
+        .saveOpenWithHistory(OpenWithHistory(["grep -n 'two words'"])),
+      ])
     #expect(s.overlay == nil)
     s.press(.character("o"))
     s.type("less")

@@ -84,6 +84,19 @@ private func loadError(_ text: String, others: [String: String] = [:]) throws ->
     #expect(Theme.builtInDefaultDark.source == "<built-in default-dark>")
   }
 
+  /// The built-in default-dark as Swift values (what a launch takes without parsing) is exactly
+  /// what its TOML text decodes to.
+  @Test func builtInDefinitionIsTheDecodedText() throws {
+    let decoded = try ThemeLocation.decode(Theme.builtInDefaultDarkText, file: "default-dark.toml")
+    #expect(decoded.roles == ThemeDefinition.builtInDefaultDark.roles)
+    #expect(decoded.monochrome == ThemeDefinition.builtInDefaultDark.monochrome)
+    #expect(decoded.extends == nil && ThemeDefinition.builtInDefaultDark.extends == nil)
+    // An installed copy of the file, unchanged, is taken as the built-in definition.
+    let bytes = Array(Theme.builtInDefaultDarkText.utf8)
+    let installed = try ThemeLocation.file(path: "/usr/share/folio/themes/default-dark.toml", bytes: bytes).definition()
+    #expect(installed.roles == decoded.roles)
+  }
+
   @Test func builtInThemesNeedNoFiles() throws {
     let dark = try Theme.load(named: "default-dark", searchPaths: ["/nonexistent"])
     #expect(dark.styles.count == StyleRole.allCases.count)
@@ -248,6 +261,13 @@ private func loadError(_ text: String, others: [String: String] = [:]) throws ->
   @Test func theFirstErrorInFileOrderIsReported() throws {
     let text = "[roles]\nzzz-first = 1\naaa-second = 2\n"
     #expect(try loadError(text)?.hasPrefix("bad.toml:2: roles.zzz-first: unknown role") == true)
+  }
+
+  @Test func aNULCharacterIsRefusedWithItsLine() throws {
+    let error = try #require(try loadError("[roles]\nnormal = \"red\"\n# \u{0}\n"))
+    #expect(error.hasPrefix("bad.toml:3:") && error.contains("NUL character"), "\(error)")
+    // A NUL before any newline, after a multi-byte character: still line 1.
+    #expect(try loadError("# é\u{0}\n")?.hasPrefix("bad.toml:1:") == true)
   }
 
   @Test func badValuesNameTheirKey() throws {

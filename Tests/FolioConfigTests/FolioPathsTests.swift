@@ -20,6 +20,18 @@ import Testing
       ])
   }
 
+  /// `current` reads its variables one by one (getenv): the same paths as from the whole environment.
+  @Test func currentReadsTheSameVariablesAsTheWholeEnvironment() {
+    let current = FolioPaths.current
+    let full = FolioPaths(environment: ProcessInfo.processInfo.environment)
+    #expect(current.home == full.home)
+    #expect(current.configHome == full.configHome)
+    #expect(current.dataHome == full.dataHome)
+    #expect(current.cacheHome == full.cacheHome)
+    #expect(current.stateHome == full.stateHome)
+    #expect(current.dataDirectories == full.dataDirectories)
+  }
+
   @Test func absoluteXDGVariablesWin() {
     let paths = FolioPaths(environment: [
       "HOME": "/home/ana", "XDG_CONFIG_HOME": "/cfg", "XDG_DATA_HOME": "/data", "XDG_CACHE_HOME": "/var/cache/ana",

@@ -66,6 +66,8 @@ import Testing
     for expected in [
       "folio ls [options] [path]", "--chooser-file", "Shell command on the selection", "index.sqlite",
       "Marks beside names", "In the cloud, not downloaded", "Conflict: both versions kept",
+      // `folio serve`'s own commands, from the folio-serve beside the binary.
+      "folio serve admin user add",
     ] {
       #expect(text.contains(expected), "\(expected) is not in the page:\n\(text)")
     }

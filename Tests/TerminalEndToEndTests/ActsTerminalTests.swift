@@ -34,6 +34,37 @@ extension TerminalEndToEndTests {
       try term.expectTerminalRestored(exitStatus: 0, alternateScreen: false)
     }
 
+    @Test("Open With…'s commands are kept for the next run, in the XDG state folder")
+    func openWithHistoryIsKeptBetweenRuns() throws {
+      let sandbox = try Sandbox()
+      try sandbox.file("notes.txt", "x")
+      let term = try TmuxTerminal(sandbox)
+      try term.wait(for: "notes.txt")
+      try term.send("o")
+      try term.wait(for: "┌─ Open with (command; path added)")
+      try term.type("printf '<%s>\\n' kept")
+      try term.send("Enter")
+      try term.wait(for: "Press any key to return to Folio")
+      try term.send("x")
+      try term.wait(until: "Folio again") { $0.contains("Browse") && $0.listShows("notes.txt") }
+      try term.send("q")
+      try term.expectTerminalRestored(exitStatus: 0, alternateScreen: false)
+      let kept = try String(contentsOfFile: sandbox.stateHome + "/folio/open-with", encoding: .utf8)
+      #expect(kept.contains("printf '<%s>\\n' kept\n"), "\(kept)")
+
+      // A new run: Up in the prompt brings the command back.
+      let again = try TmuxTerminal(sandbox, name: "again")
+      try again.wait(for: "notes.txt")
+      try again.send("o")
+      try again.wait(for: "┌─ Open with")
+      try again.send("Up")
+      try again.wait(for: "printf '<%s>\\n' kept")
+      try again.send("Escape")
+      try again.wait(until: "the prompt closed") { !$0.contains("┌─ Open with") }
+      try again.send("q")
+      try again.expectTerminalRestored(exitStatus: 0)
+    }
+
     @Test("On the disk: x then p moves a file into a folder, u puts it back, d then u restores it from the Trash, U deletes again")
     func cutPasteUndoAndDeleteUndoOnTheDisk() throws {
       let sandbox = try Sandbox()

@@ -11,7 +11,7 @@ extension TerminalEndToEndTests {
 
     /// What an install puts under its prefix, besides the themes.
     static let installed = [
-      "bin/folio", "share/man/man1/folio.1", "share/bash-completion/completions/folio",
+      "bin/folio", "bin/folio-serve", "share/man/man1/folio.1", "share/bash-completion/completions/folio",
       "share/zsh/site-functions/_folio", "share/fish/vendor_completions.d/folio.fish",
     ]
 
@@ -37,6 +37,11 @@ extension TerminalEndToEndTests {
       for program in ["folio-ext-sqlite", "folio-ext-shdir", "folio-rclone"] {
         #expect(FileManager.default.isExecutableFile(atPath: prefix + "/bin/" + program), "\(program) is not installed")
       }
+
+      // The server is its own executable: the installed folio finds the folio-serve installed beside
+      // it, PATH aside (the sandbox's PATH has no build directory).
+      let serveHelp = try Programs.run(prefix + "/bin/folio", ["serve", "--help"], environment: sandbox.environment)
+      #expect(serveHelp.status == 0 && serveHelp.stdout.contains("USAGE: folio serve"), "\(serveHelp.stdout)\(serveHelp.stderr)")
 
       try sandbox.file("hello.txt", "hi")
       // No system data directory has Folio's themes: only PREFIX/share, found from bin/folio.
