@@ -154,13 +154,22 @@ extension TransferQueue {
     store.discardStaged(staged.url)
     if !Self.isPlaceholder(t.identifier) {
       // The bytes were edits of `t.identifier` that the server could not take as its content.
-      let original = try? await provider.item(for: t.identifier)
+      // Only `noSuchItem` says the original is gone: a lookup that failed otherwise (a 503) took
+      // it for deleted, and its row, its Recents entry and its cached copy went (folio-sim, seed
+      // 1106). Unknown, it is left as it is, as for a stale base.
+      var original: Item?
+      var lookupFailed = false
+      do throws(ProviderError) {
+        original = try await provider.item(for: t.identifier)
+      } catch {
+        lookupFailed = error.code != .noSuchItem
+      }
       // Path-keyed storage (an SSH host) gives the edits, re-created where the deleted item was,
       // the deleted item's identifier: the original is gone all the same (it used to be reported
       // as "changed here and elsewhere"), and the new item's content and row are the ones just made.
       let recreatedInPlace = item.identifier == t.identifier
       // Deleted, or put in the trash: either way not where the edits could go.
-      let gone = recreatedInPlace || original == nil || original?.isTrashed == true
+      let gone = recreatedInPlace || (original == nil && !lookupFailed) || original?.isTrashed == true
       let conflict = SyncConflict(
         domain: t.domain, original: t.identifier, copy: item.identifier,
         reason: gone ? .remoteDeletion : .staleBase, detected: clock())
@@ -176,7 +185,7 @@ extension TransferQueue {
           try index.removeContent(domain: t.domain, identifier: t.identifier)
           DurableFile.remove(local.url)
         }
-      } else if original == nil {
+      } else if original == nil && !lookupFailed {
         if let local = try store.localFile(domain: t.domain, identifier: t.identifier) {
           try index.removeContent(domain: t.domain, identifier: t.identifier)
           DurableFile.remove(local.url)

@@ -69,7 +69,8 @@ import Testing
 
   /// Each bug folio-sim found, as the shrunk script that showed it (docs/SIMULATION.md lists them).
   @Test(arguments: SimulationRegressions.all) func aBugItFoundStaysFixed(_ regression: SimulationRegressions.Case) throws {
-    let r = try Self.sim(["--seed", String(regression.seed), "--script=" + regression.script, "--trace", "--no-shrink"])
+    let script = regression.script.map { ["--script=" + $0] } ?? []
+    let r = try Self.sim(["--seed", String(regression.seed)] + script + ["--trace", "--no-shrink"])
     #expect(r.status == 0, "\(regression.bug)\n\(r.out)")
   }
 

@@ -4,7 +4,8 @@ import Testing
 enum SimulationRegressions {
   struct Case: Sendable, CustomTestStringConvertible {
     var seed: UInt64
-    var script: String
+    /// The shrunk script, or nil for the seed's own steps.
+    var script: String?
     var bug: String
     var testDescription: String { "seed \(seed): \(bug)" }
   }
@@ -23,5 +24,37 @@ enum SimulationRegressions {
       seed: 27,
       script: "1:makeFolder:2a1b3b46de4ad356,-1:remoteCreate:27019394a6dba6ff,1:edit:9558f54b56127814,1:sync:f4b56f7e22a8a3de:0.25,-1:remoteRename:cb889ff5661434bb",
       bug: "path-keyed: the children of a folder renamed elsewhere stayed in the index for ever"),
+    Case(
+      seed: 6,
+      script: "1:makeFolder:8aed188b2550aaa,0:create:2f7492db6123bbe,-1:remoteDelete:6bc3b3429e08873f",
+      bug: "a file uploaded into a folder trashed elsewhere meanwhile read as live"),
+    Case(
+      seed: 302,
+      script: "0:create:1080c10bbf89e9f1,0:create:4da61f54fe0be0ee:0.25,1:create:8384a6639ef6c8bc,0:makeFolder:53928717d64357ad,0:create:f8f898186e0b2bef,0:sync:2163c74d6c6e60be,1:sync:86c17852988dbe32,-1:remoteDelete:30fecc9f27ec4d9a",
+      bug: "the indexed children of a folder trashed elsewhere, the folder itself not indexed, read as live"),
+    Case(
+      seed: 317,
+      script: "0:create:2927f976439ca863,0:makeFolder:3d3bb94924c841bd,0:create:f66d7b9dc672cb5a,1:create:6d903230297ce13f,1:create:3ebfb3a8367de049,0:crash:88b1f9d0418f611d,0:delete:e50c42757267269d,1:create:3a95830a131bdf92,1:create:15322b65ad417810",
+      bug: "a file put into a folder trashed elsewhere before the first sync read as live"),
+    Case(
+      seed: 377,
+      script: "1:restore:d9501f3930905609:0.25,1:restore:9166bda00723759b,-1:remoteCreate:c8743ddfead3e940,1:makeFolder:2bc8b8fe4b3b5858,0:makeFolder:a4bbb87c000c6b46,0:create:7a25294d27bd25ed,1:create:ab7dd247fd0c989f,1:sync:9fd33421562e471b,0:create:6e11a83051cf437f,0:delete:abb174eb07c129e1",
+      bug: "a file uploaded into a folder this machine trashed meanwhile read as live"),
+    Case(
+      seed: 1092,
+      script: "0:makeFolder:31a86fd9d62a784f,2:create:3811f1f85ec2a339,2:sync:e9efdd801ea652be,2:sync:cd4b021ef5a5dfc5,1:makeFolder:907f4c8ea15e09df,2:move:3d4346fd2dff0f04,0:delete:f1dc36ff06971372,2:rename:3e1ad8d463eaaf35,0:create:e045f1fa00c3d69c,0:move:6df521a9f7db6951,0:sync:3a1502e339374b9c,2:create:dff026e880eef79f,2:edit:3935dab5cfffff12,-1:remoteDelete:cd1b2a79b790adf0,2:sync:7353f6406198f5ec",
+      bug: "folio sync never retried a transfer that had failed four times in earlier runs"),
+    Case(
+      seed: 1573,
+      script: "0:create:ebe5afcf75f98c29,0:makeFolder:4bfaca2c852e6ab3,0:create:97ea0cbc3fa93630,-1:remoteDelete:2a2a56bf5bdcee29,0:create:95d9f1d7169cfe05,0:sync:9be6a9a21fccdf30,-1:remoteCreate:b5440b4be816e84c,0:edit:efb1c1ff6efa5779,-1:remoteDelete:83292387251186d0,0:pin:cfe78a0a45c7933b,0:edit:62a75c9b05076567,0:open:1f0914b7c7664791,0:sync:b059e389afdc927d,0:sync:764ad0595bf16335,1:create:b1651b2cfc811e30,0:create:f624c3b3c09dfa21,1:edit:2e8d84b1a5119028,0:edit:ff34018a884343d0,0:create:6fb3b1c3e2998b83,0:create:6723cc46037ce8a9,-1:remoteCreate:ec98bf932d463e31,-1:remoteEdit:bfdbb957177c5c7e,0:sync:5227c0c31943a151,1:sync:20133dfa3019cae1,0:edit:b6187af591b3d9b7",
+      bug: "a refused stale write whose lookup got a 503 latched the location: an open waited for ever"),
+    Case(
+      seed: 1106,
+      script: "2:create:344cf60ddc2963a5,2:makeFolder:bbf125fd29e55c7a,0:crash:2a6c507ba383dae8,0:evict:92cf654be7127f8b,0:tag:d7877725eefd5496:0.25,2:sync:bc23d292444e4c3f,0:edit:3b6c81d6b151dea5,0:create:6412e9014fc1f1ca,0:delete:4db1c0f00d190672,0:sync:2c36530cd4d6ef32,2:makeFolder:33b783cd85b1d6c2,2:makeFolder:7750e7c24f8f6958,0:edit:154bf3a4a2f0b2d5,0:open:b9790af7d5cf35cb:0.25,-1:remoteRename:3e6c7ae96d9c094d,0:create:64d6018145d4a6ec,0:pin:138860a92c49e0eb,-1:remoteDelete:d1c6b02f46d004e1,-1:remoteDelete:d1518dae1c0e32ca,0:pin:986b0a31b1ec9f71,-1:remoteEdit:8099f34c3f8fa065,0:sync:42e72b1deff3b445",
+      bug: "a conflict whose lookup of the original failed took the original for deleted and dropped its row"),
+    Case(
+      seed: 494, script: "-1:remoteCreate:5866c014873d4b68,-1:remoteCreate:223fd28a5c8dccc2,0:open:a27b8746c757e578,0:tag:84d9853f68fa6a6b:0.25,2:makeFolder:c45f266f31df9591,0:create:119be161c1d972a8,0:edit:d71dfb8dcefc0dfe,-1:remoteDelete:11804c103722b8d7,0:sync:ed204935fa4fb1b6",
+      bug: "a reconciliation that could not ask about an item set its anchor: a delete from before it never reached the index"),
+    Case(seed: 13, script: nil, bug: "a full quota held downloads too: an open waited for ever (the seed's own 57 steps)"),
   ]
 }
