@@ -45,13 +45,17 @@ extension TransferQueue {
       // A previous attempt created the item and then stopped (a crash, a failed check).
       let item = try await provider.item(for: created)
       if Self.holds(item, staged) { return try await finishCreate(t, item, staged, provider: provider) }
+      // Other bytes there now: stored wrong, or edited by someone since the crash — which cannot
+      // be told apart from here. Sending ours over them as an edit of the version found would
+      // overwrite such an edit unseen (folio-sim, seed 416); ours go beside it as a copy.
       try index.updateTransfer(t.id, at: clock()) { row in
-        row.identifier = created
-        row.parentIdentifier = nil
-        row.name = nil
-        row.baseVersion = item.version
+        row.parentIdentifier = item.parentIdentifier
+        row.name = ConflictNames.conflictCopy(item.filename, at: clock())
+        row.resultIdentifier = nil
+        row.baseVersion = nil
       }
-      throw ProviderError(.ioError, "the server holds other bytes than were sent for \(item.filename.displayString); sending them again")
+      throw ProviderError(
+        .ioError, "the server holds other bytes than were sent for \(item.filename.displayString); sending them again beside it")
     }
     guard DurableFile.exists(staged.url) else {
       throw ProviderError(.noSuchItem, "the staged copy of upload \(t.id) is gone; nothing can be sent")
@@ -150,8 +154,12 @@ extension TransferQueue {
     _ t: Transfer, _ item: Item, _ staged: ContentStore.Staged, provider: any Provider
   ) async throws(ProviderError) -> Item {
     if DurableFile.exists(staged.url) { try store.adopt(staged, as: item, domain: t.domain, at: clock()) }
-    try index.removeTransfer(t.id)
-    store.discardStaged(staged.url)
+    // The journal row goes last: a crash before the original's bookkeeping below is done (its
+    // lookup is a call) resumes here, where removing the row first left the original's edited
+    // copy dirty for ever (folio-sim, seed 416).
+    defer {
+      if (try? index.removeTransfer(t.id)) != nil { store.discardStaged(staged.url) }
+    }
     if !Self.isPlaceholder(t.identifier) {
       // The bytes were edits of `t.identifier` that the server could not take as its content.
       // Only `noSuchItem` says the original is gone: a lookup that failed otherwise (a 503) took

@@ -55,6 +55,9 @@ enum SimulationRegressions {
     Case(
       seed: 494, script: "-1:remoteCreate:5866c014873d4b68,-1:remoteCreate:223fd28a5c8dccc2,0:open:a27b8746c757e578,0:tag:84d9853f68fa6a6b:0.25,2:makeFolder:c45f266f31df9591,0:create:119be161c1d972a8,0:edit:d71dfb8dcefc0dfe,-1:remoteDelete:11804c103722b8d7,0:sync:ed204935fa4fb1b6",
       bug: "a reconciliation that could not ask about an item set its anchor: a delete from before it never reached the index"),
+    Case(
+      seed: 416, script: "2:makeFolder:b85ac3059604fad0,0:create:58d7bb126649d5c2,0:sync:d4b01f85ad2e1764,0:edit:95e3800a008bebe4,1:makeFolder:be6549e8277d6062,-1:remoteDelete:e2c1c847438cad7c,0:create:a39512274dd44dbf,0:evict:6e8f22f9b27ca5fa,-1:remoteCreate:4f7367a2fe4857db,0:edit:9f2496737705e4d8,0:tag:1eed0753bd0ce81b:0.25,0:create:6bbe8228656db67,0:crash:15438564d90f8f5,0:sync:adb33b8250432ed6:0.25,-1:remoteEdit:1758d1ae2a577267",
+      bug: "a create resumed after a crash re-sent its bytes over an edit made since, as an edit of that edit"),
     Case(seed: 13, script: nil, bug: "a full quota held downloads too: an open waited for ever (the seed's own 57 steps)"),
   ]
 }
