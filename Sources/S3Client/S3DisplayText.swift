@@ -2,9 +2,9 @@
 ///
 /// The same escapes as the browser's `TerminalText` and SFTPClient's `DisplayText`; S3Client
 /// stays free of the UI modules and of SFTPClient, so it carries its own small copy.
-enum S3DisplayText {
+package enum S3DisplayText {
   /// Valid UTF-8 stays readable; control characters, bidi controls and invalid bytes are escaped.
-  static func escape(_ bytes: some Collection<UInt8>) -> String {
+  package static func escape(_ bytes: some Collection<UInt8>) -> String {
     let all = Array(bytes)
     var out = ""
     var index = 0
@@ -22,7 +22,7 @@ enum S3DisplayText {
   }
 
   /// A message on one line: escapes, and newlines become spaces first (a server's message may have several).
-  static func oneLine(_ text: String) -> String {
+  package static func oneLine(_ text: String) -> String {
     var out = ""
     for scalar in text.unicodeScalars {
       if scalar == "\n" || scalar == "\r" || scalar == "\t" {

@@ -13,24 +13,24 @@ import Foundation
 /// (libxml2 underneath), and XMLCoder and SWXMLHash are both built on it while adding a dependency.
 /// Keys come percent-encoded where S3 allows (`encoding-type=url`), so XML 1.0's limits on control
 /// characters never meet a key.
-struct S3XMLElement: Sendable {
-  var name: String
-  var text = ""
-  var children: [S3XMLElement] = []
+package struct S3XMLElement: Sendable {
+  package var name: String
+  package var text = ""
+  package var children: [S3XMLElement] = []
 
   /// The first child named `name`.
-  func child(_ name: String) -> S3XMLElement? { children.first { $0.name == name } }
+  package func child(_ name: String) -> S3XMLElement? { children.first { $0.name == name } }
 
   /// Every child named `name`, in order.
-  func children(_ name: String) -> [S3XMLElement] { children.filter { $0.name == name } }
+  package func children(_ name: String) -> [S3XMLElement] { children.filter { $0.name == name } }
 
   /// The text of the first child named `name`.
-  func string(_ name: String) -> String? { child(name)?.text }
+  package func string(_ name: String) -> String? { child(name)?.text }
 
   /// Parses a whole document; its root element.
   ///
   /// - Throws: ``S3Error`` `.malformed` when the bytes are not well-formed XML.
-  static func parse(_ bytes: [UInt8], what: String) throws -> S3XMLElement {
+  package static func parse(_ bytes: [UInt8], what: String) throws -> S3XMLElement {
     let builder = Builder()
     let parser = XMLParser(data: Data(bytes))
     parser.shouldProcessNamespaces = false
