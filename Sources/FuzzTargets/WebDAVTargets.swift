@@ -37,7 +37,9 @@ enum WebDAVMultistatusTarget {
       }
       return true
     }
-    let xml = XMLParser(data: Data(bytes))
+    // As MultistatusReader reads a body: through the UTF-8 check, then XMLParser(stream:).
+    let stream = UTF8CheckedStream(InputStream(data: Data(bytes)))
+    let xml = XMLParser(stream: stream)
     xml.shouldProcessNamespaces = true
     xml.shouldResolveExternalEntities = false
     xml.delegate = parser

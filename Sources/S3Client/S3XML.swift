@@ -31,6 +31,12 @@ package struct S3XMLElement: Sendable {
   ///
   /// - Throws: ``S3Error`` `.malformed` when the bytes are not well-formed XML.
   package static func parse(_ bytes: [UInt8], what: String) throws -> S3XMLElement {
+    // Foundation's XMLParser traps on an element or attribute name that is not UTF-8
+    // (swift-corelibs-foundation issue 5534, found by folio-fuzz): such an answer is refused
+    // before it sees it. S3 answers are UTF-8; libxml2 refuses invalid UTF-8 in text anyway.
+    guard String(validating: bytes, as: UTF8.self) != nil else {
+      throw S3Error.malformed("\(what) is not UTF-8")
+    }
     let builder = Builder()
     let parser = XMLParser(data: Data(bytes))
     parser.shouldProcessNamespaces = false
