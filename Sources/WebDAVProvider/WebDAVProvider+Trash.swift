@@ -101,9 +101,11 @@ extension WebDAVProvider {
 
   /// The entries a bin page shows: its token is the offset, in decimal.
   package static func trashWindow(_ page: Page?, count: Int, pageSize: Int) -> Range<Int> {
-    let offset = page.flatMap { Int(String(decoding: $0.data, as: UTF8.self)) } ?? 0
-    let end = min(count, offset + max(1, pageSize))
-    return min(offset, end)..<end
+    // Clamped: a token is bytes from the index and may be anything ("-1" gave a negative slice,
+    // Int.max an overflow: both traps, found by folio-fuzz).
+    let asked = page.flatMap { Int(String(decoding: $0.data, as: UTF8.self)) } ?? 0
+    let offset = min(max(0, asked), count)
+    return offset..<(offset + min(max(1, pageSize), count - offset))
   }
 
   func trashedItem(named name: [UInt8]) async throws(ProviderError) -> Item {
