@@ -407,9 +407,13 @@ let package = Package(
   ]
 )
 
-// libFuzzer's entry point, declared only for `scripts/fuzz` (FOLIO_LIBFUZZER=1, its own scratch
-// path .build-fuzz): it has no main of its own (libFuzzer's is linked by -sanitize=fuzzer), so an
+// libFuzzer's driver, declared only for `scripts/fuzz` (FOLIO_LIBFUZZER=1, its own scratch path
+// .build-fuzz): it calls LLVMFuzzerRunDriver, which only a -sanitize=fuzzer link provides, so an
 // ordinary build must not see it.
 if Context.environment["FOLIO_LIBFUZZER"] == "1" {
-  package.targets.append(.executableTarget(name: "folio-libfuzzer", dependencies: ["FuzzTargets"], path: "Fuzz/LibFuzzerEntry"))
+  package.targets.append(
+    .executableTarget(
+      name: "folio-libfuzzer", dependencies: ["FuzzTargets"], path: "Fuzz/LibFuzzerEntry",
+      // So that dlsym finds LLVMFuzzerRunDriver in the executable itself.
+      linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"])]))
 }

@@ -7,7 +7,7 @@ import Testing
 /// Bounded by count, not time: the same inputs on every run, whatever the machine's load.
 @Suite struct FuzzTargetTests {
   /// Mutations per target on every test run; the long runs are `folio-fuzz` and `scripts/fuzz`.
-  static let runs: UInt64 = 1500
+  static let runs: UInt64 = 3000
 
   static let corpusRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("Fuzz/corpus")
