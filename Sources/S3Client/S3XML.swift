@@ -37,6 +37,17 @@ package struct S3XMLElement: Sendable {
     guard String(validating: bytes, as: UTF8.self) != nil else {
       throw S3Error.malformed("\(what) is not UTF-8")
     }
+    // XMLParser calls strlen on a processing instruction's data, NULL when it has none: `<?x?>`
+    // was a segmentation fault (found by libFuzzer). S3 answers have none after the declaration.
+    // Only `<?xml ` at the very start (after a BOM) is the declaration.
+    let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+    let isDeclaration = { (i: Int) in
+      i == start && bytes.count > i + 5 && bytes[(i + 2)..<(i + 5)].elementsEqual([0x78, 0x6D, 0x6C])
+        && [0x20, 0x09, 0x0A, 0x0D].contains(bytes[i + 5])
+    }
+    for i in bytes.indices.dropFirst() where bytes[i] == 0x3F && bytes[i - 1] == 0x3C && !isDeclaration(i - 1) {
+      throw S3Error.malformed("\(what) holds a processing instruction")
+    }
     let builder = Builder()
     let parser = XMLParser(data: Data(bytes))
     parser.shouldProcessNamespaces = false

@@ -60,8 +60,8 @@ final class MultistatusReader: @unchecked Sendable {
       xml.delegate = parser
       let parsed = xml.parse()
       var error = parser.failure
-      if error == nil, stream.notUTF8 {
-        error = WebDAVError(.malformedResponse, "the server's listing is not UTF-8")
+      if error == nil, let refusal = stream.refusal {
+        error = WebDAVError(.malformedResponse, "the server's listing cannot be read: \(refusal)")
       }
       if error == nil, let bodyError = feed.bodyFailure { error = StatusMapping.transport(bodyError, server: server) }
       if error == nil, !parsed || !parser.sawEnd {

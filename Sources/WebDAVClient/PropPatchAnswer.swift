@@ -17,8 +17,9 @@ package final class PropPatchAnswer: NSObject, XMLParserDelegate {
   /// The statuses of every propstat, in order; empty when the answer is not a multistatus or
   /// cannot be read.
   package static func statuses(_ body: [UInt8]) -> [Int] {
-    // Not UTF-8 is unreadable, and must not reach XMLParser (it traps on such a name: UTF8Check).
-    guard UTF8Check.isUTF8(body) else { return [] }
+    // Unreadable, and must not reach XMLParser: not UTF-8 (it traps on such a name: UTF8Check), or
+    // a processing instruction (it crashes on one without data: ProcessingInstructionCheck).
+    guard xmlAnswerRefusal(body) == nil else { return [] }
     let answer = PropPatchAnswer()
     let parser = XMLParser(data: Data(body))
     parser.shouldProcessNamespaces = true

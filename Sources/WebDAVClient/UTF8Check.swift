@@ -58,14 +58,72 @@ struct UTF8Check {
   }
 }
 
-/// An `InputStream` that passes another's bytes through a ``UTF8Check``: at the first byte that
-/// is not UTF-8 it ends with an error (``notUTF8``), so `XMLParser(stream:)` never sees it.
+/// Finds a processing instruction after the XML declaration (`<?x?>`), a piece at a time.
+///
+/// Why it exists: Foundation's `XMLParser` on Linux calls `strlen` on a processing instruction's
+/// data, which libxml2 passes as NULL when there is none: `<?x?>` anywhere in an answer was a
+/// segmentation fault (found by libFuzzer, `scripts/fuzz s3-xml`). WebDAV and S3 answers carry no
+/// processing instruction, so any `<?` but the declaration's (`<?xml ` at the very start, after a
+/// BOM) makes the answer malformed.
+struct ProcessingInstructionCheck {
+  private var offset = 0
+  private var previous: UInt8 = 0
+  private var start = 0  // where the declaration may begin: 3 after a UTF-8 BOM
+  /// How many bytes of `xml` and a white space byte the declaration has matched (-1: none open).
+  private var declaration = -1
+  private(set) var found = false
+
+  /// Takes the next bytes; false (and from then on) once a processing instruction was seen.
+  mutating func take(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard !found else { return false }
+    for b in bytes {
+      if offset == 0 && b == 0xEF { start = 3 }
+      if declaration >= 0 {
+        // `<?xml` and white space is the declaration; any other target is an instruction.
+        let expected: [UInt8] = [0x78, 0x6D, 0x6C]
+        let fits = declaration < 3 ? b == expected[declaration] : (b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D)
+        guard fits else { return fail() }
+        declaration = declaration == 3 ? -1 : declaration + 1
+      } else if b == 0x3F && previous == 0x3C {
+        guard offset - 1 == start else { return fail() }
+        declaration = 0
+      }
+      previous = b
+      offset += 1
+    }
+    return true
+  }
+
+  private mutating func fail() -> Bool {
+    found = true
+    return false
+  }
+}
+
+/// Why a whole answer must not reach `XMLParser`, or nil: not UTF-8, or a processing instruction.
+func xmlAnswerRefusal(_ bytes: [UInt8]) -> String? {
+  var utf8 = UTF8Check()
+  var pi = ProcessingInstructionCheck()
+  return bytes.withUnsafeBufferPointer { b in
+    if !utf8.take(b) || !utf8.isComplete { return "the answer is not UTF-8" }
+    if !pi.take(b) { return "the answer holds a processing instruction" }
+    return nil
+  }
+}
+
+/// An `InputStream` that passes another's bytes through a ``UTF8Check`` and a
+/// ``ProcessingInstructionCheck``: at the first byte that is not UTF-8, or the `?` of a processing
+/// instruction, it ends with an error (``refusal``), so `XMLParser(stream:)` never sees it.
 package final class UTF8CheckedStream: InputStream {
   private let base: InputStream
   private var check = UTF8Check()
+  private var instructions = ProcessingInstructionCheck()
 
-  /// Whether the bytes stopped being UTF-8 (the reader reports a malformed answer).
-  package private(set) var notUTF8 = false
+  /// Why the bytes were cut off: not UTF-8, or a processing instruction (the reader reports a
+  /// malformed answer); nil while they are fine.
+  package private(set) var refusal: String?
+  /// Whether the stream was cut off (``refusal`` says why).
+  package var notUTF8: Bool { refusal != nil }
 
   package init(_ base: InputStream) {
     self.base = base
@@ -76,14 +134,20 @@ package final class UTF8CheckedStream: InputStream {
   override package func close() { base.close() }
   override package var hasBytesAvailable: Bool { base.hasBytesAvailable }
   override package var streamError: (any Error)? {
-    notUTF8 ? WebDAVError(.malformedResponse, "the answer is not UTF-8") : base.streamError
+    refusal.map { WebDAVError(.malformedResponse, $0) } ?? base.streamError
   }
 
   override package func read(_ buffer: UnsafeMutablePointer<UInt8>, maxLength: Int) -> Int {
-    if notUTF8 { return -1 }
+    if refusal != nil { return -1 }
     let n = base.read(buffer, maxLength: maxLength)
-    if n > 0, !check.take(UnsafeBufferPointer(start: buffer, count: n)) {
-      notUTF8 = true
+    guard n > 0 else { return n }
+    let piece = UnsafeBufferPointer(start: buffer, count: n)
+    if !check.take(piece) {
+      refusal = "the answer is not UTF-8"
+      return -1
+    }
+    if !instructions.take(piece) {
+      refusal = "the answer holds a processing instruction"
       return -1
     }
     return n

@@ -27,4 +27,16 @@ import Testing
     let root = try S3XMLElement.parse(Array("<Error><Code>NoSuchKey</Code><Message>é</Message></Error>".utf8), what: "x")
     #expect(root.string("Message") == "é")
   }
+
+  /// XMLParser calls strlen on the NULL data of a processing instruction without any: refused
+  /// first (found by libFuzzer; Fuzz/corpus/s3-xml/regression-processing-instruction).
+  @Test(arguments: ["<?x?><Error/>", "<?xresversi?><Error/>", "<?xml-stylesheet?><Error/>", "<?xml version=\"1.0\"?><Error><?pi?></Error>", "\u{FEFF}<?xml version=\"1.0\"?><a><?b ?></a>"])
+  func aProcessingInstructionIsAMalformedAnswerNotACrash(_ text: String) {
+    #expect(throws: S3Error.self) { try S3XMLElement.parse(Array(text.utf8), what: "the answer") }
+  }
+
+  @Test func theDeclarationIsNoProcessingInstruction() throws {
+    let root = try S3XMLElement.parse(Array("\u{FEFF}<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error/>".utf8), what: "x")
+    #expect(root.name == "Error")
+  }
 }

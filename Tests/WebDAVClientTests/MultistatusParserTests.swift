@@ -210,4 +210,17 @@ import Testing
     #expect(parsed.error == nil)
     #expect(parsed.children.map(\.name) == [Array("été".utf8)])
   }
+
+  /// XMLParser calls strlen on the NULL data of a processing instruction without any (found by
+  /// libFuzzer; Fuzz/corpus/webdav-*/regression-processing-instruction): refused as it streams.
+  @Test func aProcessingInstructionIsMalformedNotACrash() async throws {
+    let xml = "<?xml version=\"1.0\"?><D:multistatus xmlns:D=\"DAV:\"><?x?><D:response><D:href>/dav/</D:href>"
+      + "</D:response></D:multistatus>"
+    let parsed = try await Self.parse(xml)
+    #expect(parsed.error?.code == .malformedResponse)
+    #expect(parsed.error?.message.contains("processing instruction") == true)
+    #expect(PropPatchAnswer.statuses(Array(xml.utf8)) == [])
+    let leading = try await Self.parse("<?xmlx?><D:multistatus xmlns:D=\"DAV:\"></D:multistatus>")
+    #expect(leading.error?.message.contains("processing instruction") == true)
+  }
 }
