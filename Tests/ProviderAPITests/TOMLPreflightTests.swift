@@ -6,7 +6,7 @@ import Testing
 @Suite struct TOMLPreflightTests {
   @Test(arguments: [
     ("[}", 1, 2), ("[&", 1, 2), ("[[[1]]]", 1, 3), ("a = 1\n[b. ,]", 2, 5), ("d=[\"\"]\n[,", 2, 2),
-    ("c=[\"\",\"\",}", 1, 10), ("x = }", 1, 5), ("x = [,]", 1, 6), ("t = {a = ,}", 1, 10),
+    ("c=[\"\",\"\",}", 1, 10), ("\u{FEFF}[%[action]]", 1, 5), ("x = }", 1, 5), ("x = [,]", 1, 6), ("t = {a = ,}", 1, 10),
   ])
   func refusesWhatTomlPlusPlusAsserts(text: String, line: Int, column: Int) throws {
     let p = try #require(TOMLPreflight.problem(in: text))
