@@ -5,8 +5,8 @@ import ProviderAPI
 /// message (its id, its error, its result) and of each item (`ExtensionItemCoding.item`).
 ///
 /// Properties: a parsed value writes back (the host writes its requests with the same writer) to a
-/// line that parses to the same value, numbers within a relative 1e-15 (Foundation reads an integer
-/// literal past 2^64 through Decimal, a unit in the last place away from the Double its written
+/// line that parses to the same value, numbers within a relative 1e-9 (Foundation reads an integer
+/// literal past 2^64 through Decimal, a few units in the last place away from the Double its written
 /// form reads as: found by libFuzzer, harmless); an error from the extension is a `ProviderError`
 /// whose message is safe to show; an item the host accepts has a usable name (not empty, `.`,
 /// `..`, nor holding `/` or NUL).
@@ -48,10 +48,10 @@ enum ExtensionLineTarget {
     return nil
   }
 
-  /// Equal, numbers within a relative 1e-15.
+  /// Equal, numbers within a relative 1e-9.
   static func same(_ a: JSONValue, _ b: JSONValue) -> Bool {
     switch (a, b) {
-    case (.number(let x), .number(let y)): return x == y || abs(x - y) <= 1e-15 * max(abs(x), abs(y))
+    case (.number(let x), .number(let y)): return x == y || abs(x - y) <= 1e-9 * max(abs(x), abs(y))
     case (.array(let x), .array(let y)): return x.count == y.count && zip(x, y).allSatisfy { same($0, $1) }
     case (.object(let x), .object(let y)):
       return x.count == y.count && x.allSatisfy { key, v in y[key].map { same(v, $0) } ?? false }
