@@ -267,6 +267,17 @@ let package = Package(
       name: "folio-sim",
       dependencies: ["Simulation", "ProviderCore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
       swiftSettings: strict),
+    // Every parser that reads untrusted bytes as a fuzz target with its own property (docs/FUZZING.md).
+    .target(
+      name: "FuzzTargets",
+      dependencies: [
+        "ProviderAPI", "PreviewKit", "BrowserUI", "FolioConfig", "FolioProtocol", "FolioServer", "FolioServerProvider",
+        "SFTPClient", "SFTPProvider", "S3Client", "S3Provider", "WebDAVClient", "WebDAVProvider", "ExtensionHost",
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+      ],
+      swiftSettings: strict),
+    // The seeded mutational fuzzer over FuzzTargets, a child process per batch (docs/FUZZING.md).
+    .executableTarget(name: "folio-fuzz", dependencies: ["FuzzTargets"], swiftSettings: strict),
     // Test doubles: InMemoryProvider with injectable latency, failures and clock.
     .target(name: "TestSupport", dependencies: ["ProviderAPI", "BrowserUI"], swiftSettings: strict),
     // Runs the built `folio-sim` (it installs its own executor, so never inside the test runner).
@@ -416,6 +427,8 @@ let package = Package(
     .testTarget(
       name: "TerminalEndToEndTests", dependencies: ["TestExecution", "ProviderAPI", "TestSupport", "SSHTestSupport", "SFTPClient"],
       swiftSettings: strict),
+    // Every fuzz target over its corpus and a fixed count of seeded mutations; the harness's own check.
+    .testTarget(name: "FuzzTests", dependencies: ["FuzzTargets", "TestExecution"], swiftSettings: strict),
     // The extensions shipped in Extensions/ (python3; sh + jq), each through scripted FEP/1 sessions.
     .testTarget(
       name: "ShippedExtensionTests",
@@ -423,3 +436,14 @@ let package = Package(
       swiftSettings: strict),
   ]
 )
+
+// libFuzzer's driver, declared only for `scripts/fuzz` (FOLIO_LIBFUZZER=1, its own scratch path
+// .build-fuzz): it calls LLVMFuzzerRunDriver, which only a -sanitize=fuzzer link provides, so an
+// ordinary build must not see it.
+if Context.environment["FOLIO_LIBFUZZER"] == "1" {
+  package.targets.append(
+    .executableTarget(
+      name: "folio-libfuzzer", dependencies: ["FuzzTargets"], path: "Fuzz/LibFuzzerEntry",
+      // So that dlsym finds LLVMFuzzerRunDriver in the executable itself.
+      linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"])]))
+}

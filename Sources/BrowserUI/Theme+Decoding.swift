@@ -1,3 +1,4 @@
+import ProviderAPI
 import TOMLKit
 
 /// What one theme file says, before its `extends` chain is applied.
@@ -309,6 +310,10 @@ indirect enum ThemeValue: Sendable, Equatable {
   /// Parses a TOML document; a syntax error comes back with toml++'s line and column.
   static func parseDocument(_ text: String, file: String) throws(ThemeError) -> [String: ThemeValue] {
     let table: TOMLTable
+    // toml++ must not see what its parser asserts never happens (TOMLPreflight).
+    if let p = TOMLPreflight.problem(in: text) {
+      throw ThemeError(file: file, line: p.line, column: p.column, key: nil, reason: "syntax error: \(p.message)")
+    }
     do {
       table = try TOMLTable(string: text)
     } catch let error as TOMLParseError {

@@ -4,6 +4,8 @@
   import Darwin
 #endif
 
+import ProviderAPI
+
 /// A theme that cannot be used, as one line: `<file>:<line>: <key>: <what is wrong>`.
 ///
 /// The parts are kept apart for tests and for callers that want to show the file; `description`
@@ -31,7 +33,9 @@ public struct ThemeError: Error, Sendable, Equatable, CustomStringConvertible {
     }
     if !s.isEmpty { s += ": " }
     if let key { s += key + ": " }
-    return s + reason
+    // Escaped: a key and toml++'s message quote the theme file's bytes (an ESC went out raw:
+    // found by folio-fuzz). A newline in a message becomes a space.
+    return TerminalText.escapeMessage(String((s + reason).map { $0 == "\n" || $0 == "\r\n" ? " " : $0 }))
   }
 }
 

@@ -1,10 +1,10 @@
 import ProviderAPI
 
 /// FEP/1 error answers as ProviderErrors (the table of docs/EXTENSIONS.md §2).
-enum ExtensionErrors {
+package enum ExtensionErrors {
   /// The ProviderError an error answer means. The message is the extension's, with control
   /// characters removed (TerminalText), prefixed by nothing: it is for a person.
-  static func providerError(code: Int, message: String, data: JSONValue?) -> ProviderError {
+  package static func providerError(code: Int, message: String, data: JSONValue?) -> ProviderError {
     let text = TerminalText.escapeMessage(message.isEmpty ? "the extension failed (\(code))" : message)
     let existing = data?["existing"]?.string.map(ItemIdentifier.init)
     let retryAfter = data?["retryAfter"]?.number

@@ -2,11 +2,11 @@ import Foundation
 import ProviderAPI
 
 /// FEP/1 item JSON ↔ ``Item`` and ``ItemTemplate`` (docs/EXTENSIONS.md §2 "Items").
-enum ExtensionItemCoding {
+package enum ExtensionItemCoding {
   /// An item of the extension's, placed at `parentPath` (its parent's path; "/" for the root's
   /// children). Throws for an item the host refuses (a bad name, no id): the caller drops that
   /// item only and logs why.
-  static func item(
+  package static func item(
     _ json: JSONValue, parentPath: ItemPath?, capabilities caps: ExtensionCapabilities
   ) throws(ProviderError) -> Item {
     guard case .object(let o) = json else { throw ProviderError(.invalidArgument, "an item that is not an object") }

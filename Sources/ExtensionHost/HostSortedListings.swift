@@ -5,7 +5,7 @@ import ProviderAPI
 /// default `["name"]`; "the host sorts other orders itself"). The whole folder is read by name, in
 /// the extension's pages, sorted here, kept as a snapshot and answered in pages whose tokens are
 /// the host's own (`#host:<snapshot>:<offset>`), never sent to the extension.
-final class HostSortedListings: @unchecked Sendable {
+package final class HostSortedListings: @unchecked Sendable {
   static let prefix = "#host:"
   static let kept = 4
 
@@ -52,7 +52,7 @@ final class HostSortedListings: @unchecked Sendable {
     return ItemPage(items: Array(snapshot.items[start..<end]), nextPage: next, totalCount: snapshot.items.count)
   }
 
-  static func parse(_ page: Page) -> (id: String, offset: Int)? {
+  package static func parse(_ page: Page) -> (id: String, offset: Int)? {
     let text = String(decoding: page.data.dropFirst(prefix.utf8.count), as: UTF8.self)
     let parts = text.split(separator: ":")
     guard parts.count == 2, let offset = Int(parts[1]) else { return nil }

@@ -26,7 +26,7 @@ struct ConfigDecoder {
   /// An error about `path`, on its line (or on the line of `needle` inside its value).
   func error(_ path: String, _ what: String, near needle: String? = nil) -> ProviderError {
     let line = needle.map { locator.line(of: path, containing: $0) } ?? locator.line(of: path)
-    return ProviderError(.badConfig, "\(file):\(line): \(path): \(Self.oneLine(what))")
+    return ProviderError(.badConfig, "\(file):\(line): \(Self.oneLine(path)): \(Self.oneLine(what))")
   }
 
   func typeError(_ path: String, expected: String, found value: ConfigValue, hint: String = "") -> ProviderError {
@@ -34,8 +34,10 @@ struct ConfigDecoder {
   }
 
   /// Messages are one line whatever a parser or a value put in them.
+  /// Escaped too: a key, a value or toml++'s message quote the file's bytes, which may hold an
+  /// ESC or a bidi control (they went out raw: found by folio-fuzz).
   static func oneLine(_ s: String) -> String {
-    String(s.map { $0 == "\n" || $0 == "\r" || $0 == "\r\n" ? " " : $0 })
+    TerminalText.escapeMessage(String(s.map { $0 == "\n" || $0 == "\r" || $0 == "\r\n" ? " " : $0 }))
   }
 
   static func quote(_ s: String) -> String { CommandTemplate.quote(s) }

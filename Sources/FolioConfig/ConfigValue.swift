@@ -1,3 +1,4 @@
+import ProviderAPI
 import TOMLKit
 
 /// A parsed TOML value, copied out of TOMLKit into plain Swift values.
@@ -42,6 +43,10 @@ indirect enum ConfigValue: Equatable, Sendable {
   /// - Throws: the syntax error TOMLKit reported, with its line and column.
   static func parseDocument(_ text: String) throws(SyntaxError) -> [String: ConfigValue] {
     let table: TOMLTable
+    // toml++ must not see what its parser asserts never happens (TOMLPreflight).
+    if let p = TOMLPreflight.problem(in: text) {
+      throw SyntaxError(line: p.line, column: p.column, message: p.message)
+    }
     do {
       table = try TOMLTable(string: text)
     } catch let error as TOMLParseError {

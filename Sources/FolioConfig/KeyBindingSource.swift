@@ -28,6 +28,6 @@ public struct KeyBindingSource: Sendable, Equatable {
   /// A `badConfig` error about the binding of `command` (or of its key `key`), on its line.
   public func error(command: String, key: String?, _ what: String) -> ProviderError {
     let line = key.flatMap { keyLines[command]?[$0] } ?? lines[command] ?? 1
-    return ProviderError(.badConfig, "\(file):\(line): keys.\(command): \(ConfigDecoder.oneLine(what))")
+    return ProviderError(.badConfig, "\(file):\(line): keys.\(ConfigDecoder.oneLine(command)): \(ConfigDecoder.oneLine(what))")
   }
 }

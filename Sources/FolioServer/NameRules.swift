@@ -6,13 +6,13 @@ import Foundation
 /// A name becomes a path component on every client and, through clients, a file on their disks:
 /// anything that could climb out of a folder (`..`, `/`), end a C string early (NUL), or is not text
 /// at all is refused here, before it is stored, so no client ever has to receive it.
-enum NameRules {
+package enum NameRules {
   static let maxBytes = 255
 
   /// Validates `bytes` as a name and returns it as a String.
   ///
   /// - Throws: `invalidArgument` naming the rule broken.
-  static func validate(bytes: [UInt8]) throws(ServerError) -> String {
+  package static func validate(bytes: [UInt8]) throws(ServerError) -> String {
     if bytes.isEmpty { throw .invalid("a name cannot be empty") }
     if bytes.count > maxBytes { throw .invalid("a name is at most \(maxBytes) bytes") }
     if bytes.contains(0) { throw .invalid("a name cannot contain NUL") }

@@ -8,7 +8,7 @@ import Foundation
 /// change is never repeated or skipped (docs/PROTOCOL.md, "Reading"). It is a compact binary form
 /// (a name can be 255 bytes of control characters, which JSON would blow past 500 bytes), base64url
 /// encoded. The database epoch makes a token from another server `pageExpired`.
-struct PageToken: Sendable, Equatable {
+package struct PageToken: Sendable, Equatable {
   enum Sort: UInt8, Sendable { case name = 0, date = 1, size = 2, trashed = 3 }
 
   var epoch: String
@@ -22,7 +22,7 @@ struct PageToken: Sendable, Equatable {
   var lastNumber: Int64?
   var lastID: String
 
-  func encoded() -> String {
+  package func encoded() -> String {
     var b: [UInt8] = [1]
     Self.put(&b, Array(epoch.utf8))
     Self.put(&b, Array(parent.utf8))
@@ -41,7 +41,7 @@ struct PageToken: Sendable, Equatable {
   }
 
   /// Decodes a token, or throws pageExpired for anything this server did not make.
-  init(decoding token: String, epoch expected: String) throws(ServerError) {
+  package init(decoding token: String, epoch expected: String) throws(ServerError) {
     let expired = ServerError(.pageExpired, "the page token is unknown to this server")
     guard token.utf8.count <= WireRoutes.maxTokenBytes, let bytes = Base64URL.decode(token) else { throw expired }
     var r = ByteReader(bytes)

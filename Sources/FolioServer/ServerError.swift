@@ -6,9 +6,9 @@ import Foundation
 ///
 /// Every handler throws only this type, so the status and the body of an error answer are decided
 /// in one place (`ErrorMiddleware`) and a client can always map the code, never the status.
-struct ServerError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct ServerError: Error, Sendable, Equatable, CustomStringConvertible {
   let code: WireErrorCode
-  let message: String
+  package let message: String
   let existing: String?
   /// The HTTP status when it is not the code's usual one (416 for an unsatisfiable range, 404 for
   /// an unknown endpoint).
@@ -23,7 +23,7 @@ struct ServerError: Error, Sendable, Equatable, CustomStringConvertible {
 
   var httpStatus: Int { status ?? code.httpStatus }
 
-  var description: String { "\(code.rawValue): \(message)" }
+  package var description: String { "\(code.rawValue): \(message)" }
 
   var body: WireErrorBody { WireErrorBody(code: code.rawValue, message: message, existing: existing) }
 

@@ -2,14 +2,14 @@ import FolioProtocol
 import Foundation
 
 /// A sync anchor: the database epoch and a rank of the change log, "EPOCH.RANK".
-struct SyncAnchor: Sendable, Equatable {
+package struct SyncAnchor: Sendable, Equatable {
   var epoch: String
   var rank: Int64
 
-  var encoded: String { "\(epoch).\(rank)" }
+  package var encoded: String { "\(epoch).\(rank)" }
 
   /// Parses an anchor; anything not of this epoch is syncAnchorExpired.
-  init(decoding s: String, epoch expected: String) throws(ServerError) {
+  package init(decoding s: String, epoch expected: String) throws(ServerError) {
     let parts = s.split(separator: ".", omittingEmptySubsequences: false)
     guard s.utf8.count <= WireRoutes.maxTokenBytes, parts.count == 2, String(parts[0]) == expected,
       let r = Int64(parts[1]), r >= 0

@@ -16,7 +16,7 @@ import ProviderAPI
 ///
 /// Every text that came from the server goes through `TerminalText` before it lands in a
 /// message: messages are printed.
-enum ServerErrorMapping {
+package enum ServerErrorMapping {
   /// The error for a non-2xx answer.
   ///
   /// - Parameters:
@@ -24,7 +24,7 @@ enum ServerErrorMapping {
   ///   - headers: The answer's headers (`Retry-After`).
   ///   - body: The body, when it could be read.
   ///   - server: How to name the server in messages.
-  static func error(status: HTTPResponseStatus, headers: HTTPHeaders, body: Data?, server: String) -> ProviderError {
+  package static func error(status: HTTPResponseStatus, headers: HTTPHeaders, body: Data?, server: String) -> ProviderError {
     let retryAfter = retryAfterSeconds(headers)
     let detail = body.flatMap { try? JSONDecoder().decode(WireErrorBody.self, from: $0) }?.error
     let message = detail.map { TerminalText.escape(oneLine($0.message)) }

@@ -13,11 +13,16 @@ import ProviderAPI
 ///
 /// A name such as `..\x` is a plain name on Linux (the backslash is not a separator) and other
 /// clients may legitimately create it: it is kept, as one component, never split or resolved.
-struct WireItemMapper: Sendable {
+package struct WireItemMapper: Sendable {
   /// What the root folder is called (the domain's display name): the server's root has no name.
   let rootName: ItemName
   /// The signed-in user: a file another user locked is not writable for us.
   let user: String
+
+  package init(rootName: ItemName, user: String) {
+    self.rootName = rootName
+    self.user = user
+  }
 
   static let trashName = ItemName("Recently Deleted")
 
@@ -28,7 +33,7 @@ struct WireItemMapper: Sendable {
   /// An id is opaque, but it may name a cache file or show up in a log, so it must be plain:
   /// printable ASCII without `/` or `\`, not `.` or `..`, at most 255 bytes, and not starting with
   /// `#` (Folio's own reserved identifiers, `#root`, `#trash`, `#working-set`, start with it).
-  static func identifier(_ raw: String) throws(ProviderError) -> ItemIdentifier {
+  package static func identifier(_ raw: String) throws(ProviderError) -> ItemIdentifier {
     if raw == WireItem.rootID { return .root }
     if raw == WireItem.trashID { return .trash }
     let bytes = Array(raw.utf8)
@@ -104,7 +109,7 @@ struct WireItemMapper: Sendable {
   // MARK: Items
 
   /// One item, checked.
-  func item(_ w: WireItem) throws(ProviderError) -> Item {
+  package func item(_ w: WireItem) throws(ProviderError) -> Item {
     let id = try Self.identifier(w.id)
     if id == .root || id == .trash { return container(id, w) }
     let parent = try Self.identifier(w.parent)

@@ -49,8 +49,10 @@ struct RuleToken: Sendable, Equatable {
 
 /// Builds the `.badRule` error every parse failure becomes, with the column first so a person can
 /// find the spot in a long Info.plist or config string.
+/// The messages quote the rule's own text (a character, a key, a number), and a provider's rule is
+/// untrusted: escaped here, once for every message (a NUL or an ESC went out raw: folio-fuzz).
 func ruleError(_ column: Int, _ message: String) -> ProviderError {
-  ProviderError(.badRule, "rule error at column \(column): \(message)")
+  ProviderError(.badRule, "rule error at column \(column): \(TerminalText.escapeMessage(message))")
 }
 
 /// Splits a rule into tokens.

@@ -88,6 +88,21 @@ extension S3Client {
     }
     let context = "listing \(display(fullPrefix.isEmpty ? Array(endpoint.bucket.utf8) : fullPrefix))"
     let root = try await sendForXML(Request(method: .GET, path: endpoint.bucketPath, query: query, context: context))
+    let (page, answeredV1) = try Self.listPage(
+      from: root, v2: v2, endpoint: endpoint, fullPrefix: fullPrefix, marker: marker, after: after, context: context)
+    if v2 && answeredV1 { listing.learnNoV2() }
+    return page
+  }
+
+  /// A listing page from its XML answer (no I/O: fuzzed as is, `FuzzTargets`); `answeredV1` when a
+  /// truncated v2 request was answered in v1's form.
+  ///
+  /// - Throws: ``S3Error`` `.malformed` for an answer that is not a listing, an entry without its
+  ///   key, size or ETag, a key outside the prefix, or a truncated page that does not move on.
+  package static func listPage(
+    from root: S3XMLElement, v2: Bool, endpoint: S3Endpoint, fullPrefix: [UInt8], marker: [UInt8]?, after: [UInt8]?,
+    context: String
+  ) throws -> (page: S3ListPage, answeredV1: Bool) {
     guard root.name == "ListBucketResult" else {
       throw S3Error.malformed("\(context): a \(root.name) instead of a listing")
     }
@@ -110,10 +125,10 @@ extension S3Client {
       }
       page.commonPrefixes.append(folder)
     }
-    guard page.isTruncated else { return page }
+    guard page.isTruncated else { return (page, false) }
     if v2, let next = root.string("NextContinuationToken"), !next.isEmpty {
       page.nextContinuationToken = next
-      return page
+      return (page, false)
     }
     let answeredV1 = root.child("NextMarker") != nil || root.child("Marker") != nil
     guard !v2 || answeredV1 else {
@@ -134,9 +149,8 @@ extension S3Client {
     guard let next = stated ?? greatest, next != (marker ?? after.map { endpoint.prefix + $0 }) else {
       throw S3Error.malformed("\(context): a truncated page that does not move past its marker")
     }
-    if v2 { listing.learnNoV2() }
     page.nextContinuationToken = S3ListingDialect.token(marker: next)
-    return page
+    return (page, true)
   }
 
   /// Reads the keys of a listing: decodes them when the server says they are URL-encoded, checks

@@ -234,7 +234,7 @@ public final class S3Client: Sendable {
     return S3Error(code, message, httpStatus: status, requestID: response.headers.first(name: "x-amz-request-id"))
   }
 
-  static func error(fromXML root: S3XMLElement, status: Int, headers: HTTPHeaders, context: String) -> S3Error {
+  package static func error(fromXML root: S3XMLElement, status: Int, headers: HTTPHeaders, context: String) -> S3Error {
     let serverCode = root.string("Code")
     var said = root.string("Message").map { S3DisplayText.escape(Array($0.utf8)) } ?? ""
     if said.isEmpty { said = "failed" }

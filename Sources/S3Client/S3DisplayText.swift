@@ -2,9 +2,9 @@
 ///
 /// The same escapes as the browser's `TerminalText` and SFTPClient's `DisplayText`; S3Client
 /// stays free of the UI modules and of SFTPClient, so it carries its own small copy.
-enum S3DisplayText {
+package enum S3DisplayText {
   /// Valid UTF-8 stays readable; control characters, bidi controls and invalid bytes are escaped.
-  static func escape(_ bytes: some Collection<UInt8>) -> String {
+  package static func escape(_ bytes: some Collection<UInt8>) -> String {
     let all = Array(bytes)
     var out = ""
     var index = 0
@@ -22,7 +22,7 @@ enum S3DisplayText {
   }
 
   /// A message on one line: escapes, and newlines become spaces first (a server's message may have several).
-  static func oneLine(_ text: String) -> String {
+  package static func oneLine(_ text: String) -> String {
     var out = ""
     for scalar in text.unicodeScalars {
       if scalar == "\n" || scalar == "\r" || scalar == "\t" {
@@ -43,7 +43,7 @@ enum S3DisplayText {
     case 0x1B: out += "\\e"
     case 0x5C where escapeBackslash: out += "\\\\"
     case 0..<0x20, 0x7F: out += "\\x" + hex(UInt8(value))
-    case 0x80..<0xA0, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0x061C:
+    case 0x80..<0xA0, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0x061C, 0x2028, 0x2029:
       out += "\\u{" + String(value, radix: 16, uppercase: true) + "}"
     default: out.unicodeScalars.append(scalar)
     }

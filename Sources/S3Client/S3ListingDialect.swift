@@ -42,7 +42,7 @@ public final class S3ListingDialect: @unchecked Sendable {
   static func token(marker: [UInt8]) -> String { "m:" + S3URIEncoding.encode(marker, keepSlash: true) }
 
   /// The marker a v1 token names; nil for a v2 token.
-  static func marker(fromToken token: String) -> [UInt8]? {
+  package static func marker(fromToken token: String) -> [UInt8]? {
     guard token.hasPrefix("m:") else { return nil }
     return S3URIEncoding.decodeURLEncoded(String(token.dropFirst(2)))
   }

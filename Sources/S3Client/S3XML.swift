@@ -13,24 +13,41 @@ import Foundation
 /// (libxml2 underneath), and XMLCoder and SWXMLHash are both built on it while adding a dependency.
 /// Keys come percent-encoded where S3 allows (`encoding-type=url`), so XML 1.0's limits on control
 /// characters never meet a key.
-struct S3XMLElement: Sendable {
-  var name: String
-  var text = ""
-  var children: [S3XMLElement] = []
+package struct S3XMLElement: Sendable {
+  package var name: String
+  package var text = ""
+  package var children: [S3XMLElement] = []
 
   /// The first child named `name`.
-  func child(_ name: String) -> S3XMLElement? { children.first { $0.name == name } }
+  package func child(_ name: String) -> S3XMLElement? { children.first { $0.name == name } }
 
   /// Every child named `name`, in order.
-  func children(_ name: String) -> [S3XMLElement] { children.filter { $0.name == name } }
+  package func children(_ name: String) -> [S3XMLElement] { children.filter { $0.name == name } }
 
   /// The text of the first child named `name`.
-  func string(_ name: String) -> String? { child(name)?.text }
+  package func string(_ name: String) -> String? { child(name)?.text }
 
   /// Parses a whole document; its root element.
   ///
   /// - Throws: ``S3Error`` `.malformed` when the bytes are not well-formed XML.
-  static func parse(_ bytes: [UInt8], what: String) throws -> S3XMLElement {
+  package static func parse(_ bytes: [UInt8], what: String) throws -> S3XMLElement {
+    // Foundation's XMLParser traps on an element or attribute name that is not UTF-8
+    // (swift-corelibs-foundation issue 5534, found by folio-fuzz): such an answer is refused
+    // before it sees it. S3 answers are UTF-8; libxml2 refuses invalid UTF-8 in text anyway.
+    guard String(validating: bytes, as: UTF8.self) != nil else {
+      throw S3Error.malformed("\(what) is not UTF-8")
+    }
+    // XMLParser calls strlen on a processing instruction's data, NULL when it has none: `<?x?>`
+    // was a segmentation fault (found by libFuzzer). S3 answers have none after the declaration.
+    // Only `<?xml ` at the very start (after a BOM) is the declaration.
+    let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+    let isDeclaration = { (i: Int) in
+      i == start && bytes.count > i + 5 && bytes[(i + 2)..<(i + 5)].elementsEqual([0x78, 0x6D, 0x6C])
+        && [0x20, 0x09, 0x0A, 0x0D].contains(bytes[i + 5])
+    }
+    for i in bytes.indices.dropFirst() where bytes[i] == 0x3F && bytes[i - 1] == 0x3C && !isDeclaration(i - 1) {
+      throw S3Error.malformed("\(what) holds a processing instruction")
+    }
     let builder = Builder()
     let parser = XMLParser(data: Data(bytes))
     parser.shouldProcessNamespaces = false

@@ -63,11 +63,11 @@ extension S3Provider {
   /// The trash's items, newest deletion first, in pages of the request's size.
   func enumerateTrash(_ request: EnumerationRequest, page: Page?) async throws(ProviderError) -> ItemPage {
     try requireTrash()
-    let offset = page.flatMap { Int(String(decoding: $0.data, as: UTF8.self)) } ?? 0
     let entries = try await withClient { c in try await self.trashedEntries(c) }
       .sorted { ($0.marker.lastModified ?? .distantPast) > ($1.marker.lastModified ?? .distantPast) }
-    let end = min(entries.count, offset + max(1, request.suggestedPageSize))
-    let items = entries[min(offset, end)..<end].map { trashedItem($0.key, marker: $0.marker, kept: $0.kept) }
+    let window = Self.trashWindow(page, count: entries.count, pageSize: request.suggestedPageSize)
+    let end = window.upperBound
+    let items = entries[window].map { trashedItem($0.key, marker: $0.marker, kept: $0.kept) }
     let next = end < entries.count ? try Page(Data(String(end).utf8)) : nil
     return ItemPage(items: items, nextPage: next, totalCount: entries.count)
   }
@@ -137,5 +137,14 @@ extension S3Provider {
       } while keyMarker != nil
       for v in doomed { _ = try await c.deleteObject(v.key, versionID: v.versionID) }
     }
+  }
+
+  /// The entries a trash page shows: its token is the offset, in decimal.
+  package static func trashWindow(_ page: Page?, count: Int, pageSize: Int) -> Range<Int> {
+    // Clamped: a token is bytes from the index and may be anything ("-1" gave a negative slice,
+    // Int.max an overflow: both traps, found by folio-fuzz).
+    let asked = page.flatMap { Int(String(decoding: $0.data, as: UTF8.self)) } ?? 0
+    let offset = min(max(0, asked), count)
+    return offset..<(offset + min(max(1, pageSize), count - offset))
   }
 }

@@ -43,7 +43,7 @@ public enum DisplayText {
     case 0x1B: out += "\\e"
     case 0x5C where escapeBackslash: out += "\\\\"
     case 0..<0x20, 0x7F: out += "\\x" + hex(UInt8(value))
-    case 0x80..<0xA0, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0x061C:
+    case 0x80..<0xA0, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0x061C, 0x2028, 0x2029:
       out += "\\u{" + String(value, radix: 16, uppercase: true) + "}"
     default: out.unicodeScalars.append(scalar)
     }

@@ -52,7 +52,7 @@ public struct SFTPAttributes: Sendable, Equatable {
   private static let flagTimes: UInt32 = 0x8
   private static let flagExtended: UInt32 = 0x8000_0000
 
-  init(from reader: inout SFTPReader) throws(SFTPError) {
+  package init(from reader: inout SFTPReader) throws(SFTPError) {
     let flags = try reader.u32()
     if flags & Self.flagSize != 0 { size = try reader.u64() }
     if flags & Self.flagOwner != 0 {

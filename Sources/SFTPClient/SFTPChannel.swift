@@ -20,7 +20,7 @@ struct SFTPReply: Sendable {
 /// by one lock (no actor): the reader is a plain thread, and an actor hop per reply would cost a
 /// task switch for every 255 KiB READ. When ssh exits, every pending and later request fails with
 /// the cause read from ssh's stderr.
-final class SFTPChannel: @unchecked Sendable {
+package final class SFTPChannel: @unchecked Sendable {
   /// OpenSSH's sftp refuses replies longer than this; text from a login shell read as a length
   /// ("Toda" = 1416586337) is far larger.
   static let maximumPacketLength = 256 * 1024 + 1024
@@ -203,7 +203,7 @@ final class SFTPChannel: @unchecked Sendable {
   deinit { Glibc.close(process.socket) }
 
   /// The text shown stops before the first NUL: what follows is the real VERSION reply.
-  static func pollutedStream(_ bytes: [UInt8], host: String) -> SFTPError {
+  package static func pollutedStream(_ bytes: [UInt8], host: String) -> SFTPError {
     let text = bytes.prefix(120).prefix { $0 != 0 }
     return SFTPError(
       .streamCorrupted,

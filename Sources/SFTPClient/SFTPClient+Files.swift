@@ -99,6 +99,11 @@ extension SFTPClient {
       throw Self.statusError(code, &reader, "list folder")
     }
     var reader = try expect(SFTPPacketType.name, reply, "list folder")
+    return try Self.directoryEntries(&reader)
+  }
+
+  /// The entries of a NAME reply's payload (count, then name, long name and ATTRS each).
+  package static func directoryEntries(_ reader: inout SFTPReader) throws(SFTPError) -> [SFTPDirectoryEntry] {
     let count = try reader.u32()
     var entries: [SFTPDirectoryEntry] = []
     entries.reserveCapacity(Int(min(count, 1000)))

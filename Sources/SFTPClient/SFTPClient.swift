@@ -123,7 +123,7 @@ public final class SFTPClient: Sendable {
     guard code == 0 else { throw Self.statusError(code, &reader, context()) }
   }
 
-  static func statusError(_ code: UInt32, _ reader: inout SFTPReader, _ context: String) -> SFTPError {
+  package static func statusError(_ code: UInt32, _ reader: inout SFTPReader, _ context: String) -> SFTPError {
     let message = (try? reader.string()) ?? []
     return SFTPError.fromStatus(code, serverMessage: message, context: context)
   }

@@ -88,33 +88,33 @@ struct SFTPWriter {
 }
 
 /// Reads a reply's payload; every read checks the bounds so a malformed reply is an error, not a trap.
-struct SFTPReader {
+package struct SFTPReader {
   let bytes: [UInt8]
   private(set) var position: Int
 
-  init(_ bytes: [UInt8], position: Int = 0) {
+  package init(_ bytes: [UInt8], position: Int = 0) {
     self.bytes = bytes
     self.position = position
   }
 
-  var isAtEnd: Bool { position >= bytes.count }
+  package var isAtEnd: Bool { position >= bytes.count }
 
-  mutating func u8() throws(SFTPError) -> UInt8 {
+  package mutating func u8() throws(SFTPError) -> UInt8 {
     guard position < bytes.count else { throw .malformed("a reply ended early") }
     defer { position += 1 }
     return bytes[position]
   }
-  mutating func u32() throws(SFTPError) -> UInt32 {
+  package mutating func u32() throws(SFTPError) -> UInt32 {
     guard bytes.count - position >= 4 else { throw .malformed("a reply ended early") }
     defer { position += 4 }
     return UInt32(bytes[position]) << 24 | UInt32(bytes[position + 1]) << 16 | UInt32(bytes[position + 2]) << 8
       | UInt32(bytes[position + 3])
   }
-  mutating func u64() throws(SFTPError) -> UInt64 {
+  package mutating func u64() throws(SFTPError) -> UInt64 {
     let high = try u32()
     return UInt64(high) << 32 | UInt64(try u32())
   }
-  mutating func string() throws(SFTPError) -> [UInt8] {
+  package mutating func string() throws(SFTPError) -> [UInt8] {
     let count = Int(try u32())
     guard bytes.count - position >= count else { throw .malformed("a string runs past the end of its reply") }
     defer { position += count }

@@ -63,7 +63,7 @@ struct ListingSnapshot: Sendable {
 
 /// The page token: which snapshot, the folder's mtime and path hash when it was read, and the
 /// offset. 37 bytes; the path is hashed (FNV-1a), not carried, so a deep path fits too.
-struct ListingToken: Equatable {
+package struct ListingToken: Equatable {
   var snapshot: UUID
   var folderTime: UInt32
   var folderHash: UInt64
@@ -71,7 +71,7 @@ struct ListingToken: Equatable {
 
   private static let version: UInt8 = 1
 
-  func encoded() throws(ProviderError) -> Page {
+  package func encoded() throws(ProviderError) -> Page {
     var d = Data([Self.version])
     withUnsafeBytes(of: snapshot.uuid) { d.append(contentsOf: $0) }
     withUnsafeBytes(of: folderTime.littleEndian) { d.append(contentsOf: $0) }
@@ -87,7 +87,7 @@ struct ListingToken: Equatable {
     self.offset = offset
   }
 
-  init(_ page: Page) throws(ProviderError) {
+  package init(_ page: Page) throws(ProviderError) {
     let d = [UInt8](page.data)
     guard d.count == 1 + 16 + 4 + 8 + 8, d[0] == Self.version else {
       throw ProviderError(.pageExpired, "the page token is not one of this SFTP location's")

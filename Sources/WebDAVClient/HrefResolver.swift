@@ -7,11 +7,13 @@ import ProviderAPI
 /// server chose (remote-providers.md §4.1): it is decoded to bytes and compared with the base
 /// path's bytes, never as text. One that is not below the base, or that holds `.`, `..` or an empty
 /// name, is refused (test-plan F08): the caller rejects the whole listing rather than guess.
-struct HrefResolver: Sendable {
+package struct HrefResolver: Sendable {
   /// The base path's bytes, ending in `/`.
-  let basePath: [UInt8]
+  package let basePath: [UInt8]
 
-  func path(_ href: String) throws(WebDAVError) -> WebDAVPath {
+  package init(basePath: [UInt8]) { self.basePath = basePath }
+
+  package func path(_ href: String) throws(WebDAVError) -> WebDAVPath {
     var text = Array(href.utf8)
     let isSpace = { (b: UInt8) in b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
     while let last = text.last, isSpace(last) { text.removeLast() }

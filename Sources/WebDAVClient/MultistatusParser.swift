@@ -16,7 +16,7 @@ import Foundation
 ///
 /// Bounded against hostile answers (test-plan F08): at most ``maxDepth`` open elements and
 /// ``maxText`` bytes of text per value; past either, parsing stops with `malformedResponse`.
-final class MultistatusParser: NSObject, XMLParserDelegate {
+package final class MultistatusParser: NSObject, XMLParserDelegate {
   static let dav = "DAV:"
   static let ownCloud = "http://owncloud.org/ns"
   static let nextcloud = "http://nextcloud.org/ns"
@@ -24,7 +24,7 @@ final class MultistatusParser: NSObject, XMLParserDelegate {
   static let maxText = 64 * 1024
 
   /// Where an entry belongs.
-  enum Role { case requested, child }
+  package enum Role { case requested, child }
 
   /// An element, classified once when it opens: the stack holds these, not names, so that each
   /// event costs a comparison of small values (100k entries are some 2M events).
@@ -110,11 +110,11 @@ final class MultistatusParser: NSObject, XMLParserDelegate {
   private let emit: (WebDAVEntry, Role) -> Bool
 
   /// The first problem found; parsing stops there.
-  private(set) var failure: WebDAVError?
+  package private(set) var failure: WebDAVError?
   /// `<response>`s that said something failed (a non-2xx status, a failed propstat).
-  private(set) var failedResponses = 0
+  package private(set) var failedResponses = 0
   /// Whether `</multistatus>` was read.
-  private(set) var sawEnd = false
+  package private(set) var sawEnd = false
 
   // Reading state.
   private var stack: [Tag] = []
@@ -130,7 +130,7 @@ final class MultistatusParser: NSObject, XMLParserDelegate {
   ///   - requested: The path the PROPFIND named: its own entry is `.requested`, the others must be
   ///     its direct children (`depth` 1) or there must be none (`depth` 0).
   ///   - emit: Takes each entry; false stops parsing (the consumer went away).
-  init(resolver: HrefResolver, requested: WebDAVPath, depth: Int, emit: @escaping (WebDAVEntry, Role) -> Bool) {
+  package init(resolver: HrefResolver, requested: WebDAVPath, depth: Int, emit: @escaping (WebDAVEntry, Role) -> Bool) {
     self.resolver = resolver
     self.requested = requested
     self.depth = depth
@@ -140,7 +140,7 @@ final class MultistatusParser: NSObject, XMLParserDelegate {
 
   // MARK: XMLParserDelegate
 
-  func parser(
+  package func parser(
     _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
     attributes: [String: String] = [:]
   ) {
@@ -174,13 +174,13 @@ final class MultistatusParser: NSObject, XMLParserDelegate {
     }
   }
 
-  func parser(_ parser: XMLParser, foundCharacters string: String) {
+  package func parser(_ parser: XMLParser, foundCharacters string: String) {
     guard collecting, failure == nil else { return }
     text += string
     if text.utf8.count > Self.maxText { stop(parser, "a value longer than \(Self.maxText) bytes") }
   }
 
-  func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+  package func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
     guard failure == nil, let tag = stack.popLast() else { return }
     let parent = stack.last
     switch tag {
@@ -209,7 +209,7 @@ final class MultistatusParser: NSObject, XMLParserDelegate {
     collecting = false
   }
 
-  func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
+  package func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
     if failure == nil {
       failure = WebDAVError(.malformedResponse, "the server's listing is not well-formed XML: \(parseError.localizedDescription)")
     }

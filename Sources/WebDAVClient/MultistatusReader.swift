@@ -53,12 +53,16 @@ final class MultistatusReader: @unchecked Sendable {
           return handoff.deliver(pending)
         }
       }
-      let xml = XMLParser(stream: ChunkFeedStream(feed))
+      let stream = UTF8CheckedStream(ChunkFeedStream(feed))
+      let xml = XMLParser(stream: stream)
       xml.shouldProcessNamespaces = true
       xml.shouldResolveExternalEntities = false
       xml.delegate = parser
       let parsed = xml.parse()
       var error = parser.failure
+      if error == nil, let refusal = stream.refusal {
+        error = WebDAVError(.malformedResponse, "the server's listing cannot be read: \(refusal)")
+      }
       if error == nil, let bodyError = feed.bodyFailure { error = StatusMapping.transport(bodyError, server: server) }
       if error == nil, !parsed || !parser.sawEnd {
         error = WebDAVError(.malformedResponse, "the server's listing ended before its end tag")

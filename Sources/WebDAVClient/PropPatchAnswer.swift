@@ -8,7 +8,7 @@ import Foundation
 /// `<propstat>`, each saying whether its properties were set. The answer is a few hundred bytes,
 /// so it is parsed whole (a listing's streaming parser would be machinery for nothing); elements
 /// are matched by namespace, never by prefix.
-final class PropPatchAnswer: NSObject, XMLParserDelegate {
+package final class PropPatchAnswer: NSObject, XMLParserDelegate {
   private var path: [String] = []
   private var text = ""
   private(set) var statuses: [Int] = []
@@ -16,7 +16,10 @@ final class PropPatchAnswer: NSObject, XMLParserDelegate {
 
   /// The statuses of every propstat, in order; empty when the answer is not a multistatus or
   /// cannot be read.
-  static func statuses(_ body: [UInt8]) -> [Int] {
+  package static func statuses(_ body: [UInt8]) -> [Int] {
+    // Unreadable, and must not reach XMLParser: not UTF-8 (it traps on such a name: UTF8Check), or
+    // a processing instruction (it crashes on one without data: ProcessingInstructionCheck).
+    guard xmlAnswerRefusal(body) == nil else { return [] }
     let answer = PropPatchAnswer()
     let parser = XMLParser(data: Data(body))
     parser.shouldProcessNamespaces = true
@@ -26,7 +29,7 @@ final class PropPatchAnswer: NSObject, XMLParserDelegate {
     return answer.statuses
   }
 
-  func parser(
+  package func parser(
     _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
     attributes: [String: String] = [:]
   ) {
@@ -38,11 +41,11 @@ final class PropPatchAnswer: NSObject, XMLParserDelegate {
     }
   }
 
-  func parser(_ parser: XMLParser, foundCharacters string: String) {
+  package func parser(_ parser: XMLParser, foundCharacters string: String) {
     if text.utf8.count < 1024 { text += string }
   }
 
-  func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+  package func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
     if path.suffix(2) == ["propstat", "status"] {
       if let status = MultistatusParser.status(text) { statuses.append(status) } else { statuses.append(0) }
     }
@@ -50,5 +53,5 @@ final class PropPatchAnswer: NSObject, XMLParserDelegate {
     text = ""
   }
 
-  func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) { broken = true }
+  package func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) { broken = true }
 }

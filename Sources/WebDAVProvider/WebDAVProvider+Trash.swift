@@ -91,12 +91,21 @@ extension WebDAVProvider {
   /// The bin's items, newest deletion first, in pages of the request's size.
   func enumerateTrash(_ request: EnumerationRequest, page: Page?) async throws(ProviderError) -> ItemPage {
     _ = try requireTrash()
-    let offset = page.flatMap { Int(String(decoding: $0.data, as: UTF8.self)) } ?? 0
     let entries = try await withClient { c in try await self.trashed(c) }
-    let end = min(entries.count, offset + max(1, request.suggestedPageSize))
-    let items = entries[min(offset, end)..<end].map(trashedItem)
+    let window = Self.trashWindow(page, count: entries.count, pageSize: request.suggestedPageSize)
+    let end = window.upperBound
+    let items = entries[window].map(trashedItem)
     let next = end < entries.count ? try Page(Data(String(end).utf8)) : nil
     return ItemPage(items: items, nextPage: next, totalCount: entries.count)
+  }
+
+  /// The entries a bin page shows: its token is the offset, in decimal.
+  package static func trashWindow(_ page: Page?, count: Int, pageSize: Int) -> Range<Int> {
+    // Clamped: a token is bytes from the index and may be anything ("-1" gave a negative slice,
+    // Int.max an overflow: both traps, found by folio-fuzz).
+    let asked = page.flatMap { Int(String(decoding: $0.data, as: UTF8.self)) } ?? 0
+    let offset = min(max(0, asked), count)
+    return offset..<(offset + min(max(1, pageSize), count - offset))
   }
 
   func trashedItem(named name: [UInt8]) async throws(ProviderError) -> Item {

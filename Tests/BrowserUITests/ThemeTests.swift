@@ -442,4 +442,17 @@ private func loadError(_ text: String, others: [String: String] = [:]) throws ->
     #expect(StyleRole(themeKey: "") == nil)
     #expect(StyleRole(themeKey: "LIST-SELECTED") == nil)
   }
+
+  /// A theme error quotes the file's bytes and is shown: escaped (found by folio-fuzz;
+  /// Fuzz/corpus/theme/regression-*).
+  @Test(arguments: ["bold = t\u{1B}[2J\n", "[list]\n\"\u{1B}]0;x\u{7}\" = 1\n", "[}\n"])
+  func themeErrorsAreEscaped(text: String) {
+    do {
+      _ = try Theme.parse(text, file: "x.toml", searchPaths: [])
+      Issue.record("parsed")
+    } catch {
+      #expect(error.description.hasPrefix("x.toml:"))
+      #expect(!error.description.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F || (0x80...0x9F).contains($0.value) })
+    }
+  }
 }

@@ -198,4 +198,20 @@ struct ActivationRuleErrorTests {
       #expect(error.message.hasPrefix("rule error at column "))
     }
   }
+
+  /// A message quotes the rule's text, escaped: a provider's rule is untrusted and its errors are
+  /// shown (found by folio-fuzz; Fuzz/corpus/activation-rule/regression-*).
+  @Test(arguments: [
+    ("size \u{0} 1", "unexpected character '\\x00'"), ("\u{1B}[31m", "unexpected character '\\e'"),
+    ("filename == 1 \u{202E}", "\\u{202E}"), ("nosuch\u{9B}key == 1", "\\u{9B}"),
+  ])
+  func messagesEscapeTheRulesText(rule: String, shown: String) {
+    do {
+      _ = try ActivationRule(parsing: rule)
+      Issue.record("parsed")
+    } catch {
+      #expect(error.message.contains(shown), "\(error.message)")
+      #expect(!error.message.unicodeScalars.contains { $0.value < 0x20 || (0x80...0x9F).contains($0.value) || $0.value == 0x202E })
+    }
+  }
 }

@@ -16,10 +16,13 @@ import Testing
 
   /// Runs `xml` through the reader in 7-byte chunks (every element boundary falls mid-chunk).
   static func parse(_ xml: String, base: String = "/dav/", requested: String = "", depth: Int = 1) async throws -> Parsed {
+    try await parse(bytes: Array(xml.utf8), base: base, requested: requested, depth: depth)
+  }
+
+  static func parse(bytes: [UInt8], base: String = "/dav/", requested: String = "", depth: Int = 1) async throws -> Parsed {
     let reader = MultistatusReader(
       resolver: HrefResolver(basePath: Array(base.utf8)), requested: try WebDAVPath(requested), depth: depth,
       batchSize: 2, server: "test")
-    let bytes = Array(xml.utf8)
     let producer = Task {
       let loop = MultiThreadedEventLoopGroup.singleton.next()
       var offset = 0
@@ -183,5 +186,41 @@ import Testing
     #expect(PropPatchAnswer.statuses(Array(refused.utf8)) == [403, 424])
     #expect(PropPatchAnswer.statuses(Array("<html>error</html>".utf8)).isEmpty)
     #expect(PropPatchAnswer.statuses(Array("<d:multistatus xmlns:d=\"DAV:\">".utf8)).isEmpty, "cut short")
+  }
+
+  /// Foundation's XMLParser traps on an element or attribute name that is not UTF-8
+  /// (swift-corelibs-foundation 5534; found by folio-fuzz, Fuzz/corpus/webdav-*/regression-*): the
+  /// body is refused at the first such byte, split across chunks or not.
+  @Test(arguments: [[0xFF], [0xE2, 0x82], [0xED, 0xA0, 0x80], [0xC0, 0xAF]] as [[UInt8]])
+  func aBodyThatIsNotUTF8IsMalformedNotATrap(_ bad: [UInt8]) async throws {
+    let bytes =
+      Array("<D:multistatus xmlns:D=\"DAV:\"><D:response><D:href>/dav/</D:href><D:s".utf8) + bad
+      + Array("tatus>HTTP/1.1 200 OK</D:status></D:response></D:multistatus>".utf8)
+    let parsed = try await Self.parse(bytes: bytes)
+    #expect(parsed.error?.code == .malformedResponse)
+    #expect(parsed.error?.message.contains("not UTF-8") == true)
+    #expect(PropPatchAnswer.statuses(bytes) == [])
+  }
+
+  @Test func aUTF8NameSplitAcrossChunksStillParses() async throws {
+    let parsed = try await Self.parse(
+      "<D:multistatus xmlns:D=\"DAV:\"><D:response><D:href>/dav/%C3%A9t%C3%A9</D:href><D:propstat><D:prop>"
+        + "<D:displayname>été été</D:displayname></D:prop><D:status>HTTP/1.1 200 OK</D:status></D:propstat>"
+        + "</D:response></D:multistatus>")
+    #expect(parsed.error == nil)
+    #expect(parsed.children.map(\.name) == [Array("été".utf8)])
+  }
+
+  /// XMLParser calls strlen on the NULL data of a processing instruction without any (found by
+  /// libFuzzer; Fuzz/corpus/webdav-*/regression-processing-instruction): refused as it streams.
+  @Test func aProcessingInstructionIsMalformedNotACrash() async throws {
+    let xml = "<?xml version=\"1.0\"?><D:multistatus xmlns:D=\"DAV:\"><?x?><D:response><D:href>/dav/</D:href>"
+      + "</D:response></D:multistatus>"
+    let parsed = try await Self.parse(xml)
+    #expect(parsed.error?.code == .malformedResponse)
+    #expect(parsed.error?.message.contains("processing instruction") == true)
+    #expect(PropPatchAnswer.statuses(Array(xml.utf8)) == [])
+    let leading = try await Self.parse("<?xmlx?><D:multistatus xmlns:D=\"DAV:\"></D:multistatus>")
+    #expect(leading.error?.message.contains("processing instruction") == true)
   }
 }
