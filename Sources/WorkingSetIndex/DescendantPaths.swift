@@ -50,7 +50,17 @@ enum DescendantPaths {
 
   /// Marks every indexed descendant of the folder `identifier` inside (or out of) the trash,
   /// following parent identifiers (`item_parent`).
-  static func markInsideTrash(_ inside: Bool, under identifier: String, domain: String, in db: Database) throws {
+  static func markInsideTrash(
+    _ inside: Bool, under identifier: String, at path: ItemPath, domain: String, in db: Database
+  ) throws {
+    // And by path, for rows whose folder in between the index does not have (a file used in a
+    // subfolder of a folder trashed elsewhere, learned in any order: folio-sim, seed 1629).
+    if !path.bytes.isEmpty, path != .root {
+      let (lower, upper) = range(under: path)
+      try db.execute(
+        sql: "UPDATE item SET insideTrash = ? WHERE domain = ? AND NOT isTrashed AND path >= ? AND path < ?",
+        arguments: [inside, domain, lower, upper])
+    }
     try db.execute(
       sql: """
         WITH RECURSIVE below(identifier) AS (

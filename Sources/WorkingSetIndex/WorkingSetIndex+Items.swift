@@ -202,7 +202,8 @@ extension WorkingSetIndex {
       if item.isFolder {
         // And by their folder, for rows the path does not cover (folio-sim's seed 302).
         let inTrash = try item.isTrashed || Self.isInTrash(item.parentIdentifier, domain: domain, in: db)
-        try DescendantPaths.markInsideTrash(inTrash, under: item.identifier.rawValue, domain: domain.rawValue, in: db)
+        try DescendantPaths.markInsideTrash(
+          inTrash, under: item.identifier.rawValue, at: item.path, domain: domain.rawValue, in: db)
       }
       return nil
     }
@@ -249,7 +250,8 @@ extension WorkingSetIndex {
     if record.kind == ItemKind.folder.rawValue, inTrash != wasInTrash {
       // Descendants by their folder, not only by path: a row whose path the move did not cover
       // (its item made in the folder after the move) follows too.
-      try DescendantPaths.markInsideTrash(inTrash, under: record.identifier, domain: record.domain, in: db)
+      try DescendantPaths.markInsideTrash(
+        inTrash, under: record.identifier, at: ItemPath(bytes: Array(record.path)), domain: record.domain, in: db)
     }
     return record
   }

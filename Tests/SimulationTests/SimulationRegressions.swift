@@ -58,6 +58,12 @@ enum SimulationRegressions {
     Case(
       seed: 416, script: "2:makeFolder:b85ac3059604fad0,0:create:58d7bb126649d5c2,0:sync:d4b01f85ad2e1764,0:edit:95e3800a008bebe4,1:makeFolder:be6549e8277d6062,-1:remoteDelete:e2c1c847438cad7c,0:create:a39512274dd44dbf,0:evict:6e8f22f9b27ca5fa,-1:remoteCreate:4f7367a2fe4857db,0:edit:9f2496737705e4d8,0:tag:1eed0753bd0ce81b:0.25,0:create:6bbe8228656db67,0:crash:15438564d90f8f5,0:sync:adb33b8250432ed6:0.25,-1:remoteEdit:1758d1ae2a577267",
       bug: "a create resumed after a crash re-sent its bytes over an edit made since, as an edit of that edit"),
+    Case(
+      seed: 592, script: "0:makeFolder:10ea8fd107aa271a,1:makeFolder:db0fa0104ed46b56,-1:remoteCreate:fc918541b117a4d6,1:edit:d5e9716cdaab0be8,0:edit:68a964f506e32f08,-1:remoteCreate:789aedd1c0910d3e,1:delete:7a082e1393a43d70,0:create:e08b86d475829b12,1:create:5ee10d4477537b16,1:sync:64d043215459ac7c",
+      bug: "a file in a subfolder of a folder trashed elsewhere, the subfolder not indexed, read as live"),
+    Case(
+      seed: 1629, script: nil,
+      bug: "a file used in a folder of a folder trashed elsewhere, learned in another order, read as live"),
     Case(seed: 13, script: nil, bug: "a full quota held downloads too: an open waited for ever (the seed's own 57 steps)"),
   ]
 }
