@@ -42,7 +42,7 @@ struct FolioSim: ParsableCommand {
       Examples:
         folio-sim --seeds 1000              seeds 0..<1000
         folio-sim --seed 42 --trace         one seed, every step printed
-        folio-sim --seed 42 --script S      replay a shrunk script
+        folio-sim --seed 42 --script='…'    replay a shrunk script (as a failure prints it)
       """)
 
   @Option(help: "Run this one seed.") var seed: UInt64?
@@ -53,7 +53,8 @@ struct FolioSim: ParsableCommand {
   @Option(help: "How many machines (default: 2 or 3, from the seed).") var machines: Int?
   @Option(help: "How many steps (default: 30-80, from the seed).") var steps: Int?
   @Option(help: "The fault level: 0 is calm, 1 the usual, 2 twice as many (default: from the seed).") var faults: Double?
-  @Option(help: "Replay these steps instead of the seed's own (printed with a failure).") var script: String?
+  @Option(help: "Replay these steps instead of the seed's own, as a failure prints them (--script='…').")
+  var script: String?
   @Flag(help: "Print every step of every run.") var trace = false
   @Flag(inversion: .prefixedNo, help: "Shrink a failing run to the fewest steps that still fail.") var shrink = true
   @Flag(help: "Keep the machines' files of runs that passed.") var keep = false
@@ -155,7 +156,15 @@ struct FolioSim: ParsableCommand {
     }
     print("  trace:")
     for line in shown.trace { print("    \(line)") }
-    print("  replay: folio-sim --seed \(outcome.seed) --script='\(SimulationDriver.script(shown.steps))' --trace")
+    // The options that override what the seed draws must be given again, or the replay draws
+    // another storage kind, machine count or fault level.
+    var overrides = ""
+    if let storage { overrides += " --storage \(storage)" }
+    if let machines { overrides += " --machines \(machines)" }
+    if let faults { overrides += " --faults \(faults)" }
+    if let sabotage { overrides += " --sabotage \(sabotage)" }
+    print(
+      "  replay: folio-sim --seed \(outcome.seed)\(overrides) --script='\(SimulationDriver.script(shown.steps))' --trace")
     print("  files: \(outcome.folder.path)")
   }
 }
