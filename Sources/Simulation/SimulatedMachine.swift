@@ -27,6 +27,8 @@ public final class SimulatedMachine: @unchecked Sendable {
   public private(set) var domain: Domain
   /// The engines of crashed runs, kept so nothing of theirs is torn down while their calls hang.
   private var graveyard: [AnyObject] = []
+  /// The indexes of crashed runs, closed when the machine shuts down.
+  private var oldIndexes: [WorkingSetIndex] = []
 
   public var indexURL: URL { folder.appendingPathComponent("state/index.sqlite") }
   var contentRoot: URL { folder.appendingPathComponent("cache/content", isDirectory: true) }
@@ -77,10 +79,21 @@ public final class SimulatedMachine: @unchecked Sendable {
     return (link, index, engine, items, domain)
   }
 
+  /// Closes every index this machine opened (its crashed runs' too): a long batch of seeds
+  /// otherwise ran out of file descriptors after about 1,300 runs, and every later run failed
+  /// to start. A dead run's hung tasks never touch them again, and a closed index refuses.
+  func shutDown() {
+    for old in oldIndexes { try? old.close() }
+    try? index.close()
+    graveyard = []
+    oldIndexes = []
+  }
+
   /// A new process on the same files after a crash: the old one's calls hang for ever.
   public func restart() async throws {
     graveyard.append(engine)
     graveyard.append(link)
+    oldIndexes.append(index)
     ProcessLiveness.simulated.withLock { $0?.remove(pid) }
     incarnation += 1
     let parts = try Self.build(

@@ -7,6 +7,7 @@ public enum SimulationDriver {
   public static func run(_ settings: SimulationRun.Settings, steps: [SimulationStep]? = nil) async -> SimulationRun.Outcome? {
     guard let run = try? SimulationRun(settings, steps: steps) else { return nil }
     let outcome = await run.run()
+    run.shutDown()
     if !outcome.failed && !settings.keepFiles { run.removeFiles() }
     return outcome
   }

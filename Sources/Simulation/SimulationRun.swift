@@ -138,4 +138,7 @@ public final class SimulationRun: @unchecked Sendable {
 
   /// Removes the run's files (a failing run keeps them, for a look).
   public func removeFiles() { try? FileManager.default.removeItem(at: folder) }
+
+  /// Closes what the run's machines opened; called once the run has ended.
+  public func shutDown() { for m in machines { m.shutDown() } }
 }
