@@ -104,7 +104,7 @@ public actor TransferQueue {
   // MARK: - Journaling
 
   /// The identifier a new file's upload carries until the provider has created the item.
-  public static let placeholderPrefix = "#upload-"
+  public static let placeholderPrefix = Transfer.placeholderPrefix
 
   /// Journals the upload of a new file from staged bytes. When this returns the upload survives
   /// a crash: only now may anyone say "queued".
@@ -112,7 +112,7 @@ public actor TransferQueue {
     _ staged: ContentStore.Staged, name: ItemName, in parent: ItemIdentifier, domain: DomainIdentifier
   ) throws(ProviderError) -> Int64 {
     let id = try index.enqueueTransfer(
-      .upload, domain: domain, identifier: ItemIdentifier(Self.placeholderPrefix + UUID().uuidString.lowercased()),
+      .upload, domain: domain, identifier: Transfer.newPlaceholder(),
       stagedPath: ItemPath(staged.url.path), bytesTotal: staged.size, at: clock(), parent: parent, name: name,
       sha256: staged.sha256)
     announce(id)

@@ -148,16 +148,20 @@ public class SimulatedLink: Provider, @unchecked Sendable {
   // MARK: - Provider
 
   public func item(for identifier: ItemIdentifier, pathHint: ItemPath?) async throws(ProviderError) -> Item {
-    try await enter("item")
-    return try await backing.item(for: identifier, pathHint: pathHint)
+    try await logged("item \(Self.show(identifier))") { () throws(ProviderError) -> Item in
+      try await enter("item")
+      return try await backing.item(for: identifier, pathHint: pathHint)
+    }
   }
 
   public func item(at path: ItemPath) async throws(ProviderError) -> Item {
-    try await enter("item")
-    return try await backing.item(at: path)
+    try await logged("item at \(path.displayString)") { () throws(ProviderError) -> Item in
+      try await enter("item")
+      return try await backing.item(at: path)
+    }
   }
 
-  public func enumerate(
+  func rawEnumerate(
     _ request: EnumerationRequest, page: Page?, progress: @escaping @Sendable (EnumerationProgress) -> Void
   ) async throws(ProviderError) -> ItemPage {
     try await enter("listing")
@@ -205,7 +209,7 @@ public class SimulatedLink: Provider, @unchecked Sendable {
     return try await backing.changes(in: container, since: anchor)
   }
 
-  public func fetchContents(
+  func rawFetchContents(
     _ identifier: ItemIdentifier, version: ItemVersion?, to destination: URL,
     progress: @escaping @Sendable (TransferProgress) -> Void
   ) async throws(ProviderError) -> Item {
@@ -219,7 +223,7 @@ public class SimulatedLink: Provider, @unchecked Sendable {
     return item
   }
 
-  public func createItem(
+  func rawCreateItem(
     _ template: ItemTemplate, fields: ItemFields, contents: URL?, options: CreateOptions,
     progress: @escaping @Sendable (TransferProgress) -> Void
   ) async throws(ProviderError) -> Item {
@@ -232,7 +236,7 @@ public class SimulatedLink: Provider, @unchecked Sendable {
     return item
   }
 
-  public func modifyItem(
+  func rawModifyItem(
     _ template: ItemTemplate, baseVersion: ItemVersion, changedFields: ItemFields, contents: URL?,
     progress: @escaping @Sendable (TransferProgress) -> Void
   ) async throws(ProviderError) -> Item {
@@ -257,7 +261,7 @@ public class SimulatedLink: Provider, @unchecked Sendable {
     return item
   }
 
-  public func deleteItem(_ identifier: ItemIdentifier, baseVersion: ItemVersion?, options: DeleteOptions) async throws(ProviderError) {
+  func rawDeleteItem(_ identifier: ItemIdentifier, baseVersion: ItemVersion?, options: DeleteOptions) async throws(ProviderError) {
     try await enter("delete")
     await guardDelete(identifier, "deleted")
     if let inner = await server.inner(identifier) {
@@ -273,13 +277,112 @@ public class SimulatedLink: Provider, @unchecked Sendable {
     try await restoreItem(identifier, to: parent, as: nil)
   }
 
-  public func restoreItem(_ identifier: ItemIdentifier, to parent: ItemIdentifier?, as name: ItemName?) async throws(ProviderError)
+  func rawRestoreItem(_ identifier: ItemIdentifier, to parent: ItemIdentifier?, as name: ItemName?) async throws(ProviderError)
     -> Item
   {
     try await enter("restore")
     let item = try await backing.restoreItem(identifier, to: parent, as: name)
     try await leave("a restore")
     return item
+  }
+}
+
+extension SimulatedLink {
+  /// `folio-sim --trace` prints every call a machine makes and what came of it: which faults hit
+  /// it and what the server answered, the first thing to read when a seed fails.
+  nonisolated(unsafe) public static var echoCalls = false
+
+  func logged<T>(_ what: @autoclosure () -> String, _ body: () async throws(ProviderError) -> T) async throws(ProviderError) -> T {
+    guard Self.echoCalls else { return try await body() }
+    let call = what()
+    do throws(ProviderError) {
+      let result = try await body()
+      print("      · \(machine) \(call) → \(Self.describe(result))")
+      return result
+    } catch {
+      print("      · \(machine) \(call) → \(error.code): \(error.message)")
+      throw error
+    }
+  }
+
+  static func describe(_ value: Any) -> String {
+    if let item = value as? Item { return describe(item) }
+    if let page = value as? ItemPage {
+      return "\(page.items.count) item(s)\(page.nextPage == nil ? "" : ", more"): "
+        + page.items.map { $0.path.displayString }.joined(separator: " ")
+    }
+    if let batch = value as? ChangeBatch {
+      return "\(batch.updatedItems.count) updated, \(batch.deletedIdentifiers.count) deleted"
+    }
+    return "done"
+  }
+
+  /// An identifier as a person reads it: a path-keyed one's path.
+  static func show(_ id: ItemIdentifier) -> String {
+    guard id.rawValue.hasPrefix("p:"), let data = Data(base64Encoded: String(id.rawValue.dropFirst(2))) else {
+      return id.rawValue
+    }
+    return "p:" + ItemPath(bytes: Array(data)).displayString
+  }
+
+  static func describe(_ item: Item) -> String {
+    let v = SimulationLedger.hash(item.version.content).prefix(6)
+    return "\(show(item.identifier)) \(item.path.displayString) v\(v)\(item.isTrashed ? " (trashed)" : "")"
+  }
+
+  public func enumerate(
+    _ request: EnumerationRequest, page: Page?, progress: @escaping @Sendable (EnumerationProgress) -> Void
+  ) async throws(ProviderError) -> ItemPage {
+    try await logged("list \(Self.show(request.container))\(page == nil ? "" : " (next page)")") { () throws(ProviderError) -> ItemPage in
+      try await rawEnumerate(request, page: page, progress: progress)
+    }
+  }
+
+  public func fetchContents(
+    _ identifier: ItemIdentifier, version: ItemVersion?, to destination: URL,
+    progress: @escaping @Sendable (TransferProgress) -> Void
+  ) async throws(ProviderError) -> Item {
+    try await logged("download \(Self.show(identifier))") { () throws(ProviderError) -> Item in
+      try await rawFetchContents(identifier, version: version, to: destination, progress: progress)
+    }
+  }
+
+  public func createItem(
+    _ template: ItemTemplate, fields: ItemFields, contents: URL?, options: CreateOptions,
+    progress: @escaping @Sendable (TransferProgress) -> Void
+  ) async throws(ProviderError) -> Item {
+    let bytes = contents.flatMap { try? Data(contentsOf: $0) }.map { " bytes " + SimulationLedger.hash($0).prefix(6) } ?? ""
+    return try await logged("create \(template.filename.displayString) in \(Self.show(template.parentIdentifier))\(bytes)") {
+      () throws(ProviderError) -> Item in
+      try await rawCreateItem(template, fields: fields, contents: contents, options: options, progress: progress)
+    }
+  }
+
+  public func modifyItem(
+    _ template: ItemTemplate, baseVersion: ItemVersion, changedFields: ItemFields, contents: URL?,
+    progress: @escaping @Sendable (TransferProgress) -> Void
+  ) async throws(ProviderError) -> Item {
+    let bytes = contents.flatMap { try? Data(contentsOf: $0) }.map { " bytes " + SimulationLedger.hash($0).prefix(6) } ?? ""
+    let what =
+      "modify \(template.identifier.map(Self.show) ?? "?") [\(changedFields.rawValue)] name \(template.filename.displayString) in "
+      + "\(Self.show(template.parentIdentifier)) base v\(SimulationLedger.hash(baseVersion.content).prefix(6))\(bytes)"
+    return try await logged(what) { () throws(ProviderError) -> Item in
+      try await rawModifyItem(template, baseVersion: baseVersion, changedFields: changedFields, contents: contents, progress: progress)
+    }
+  }
+
+  public func deleteItem(_ identifier: ItemIdentifier, baseVersion: ItemVersion?, options: DeleteOptions) async throws(ProviderError) {
+    try await logged("delete \(Self.show(identifier))") { () throws(ProviderError) in
+      try await rawDeleteItem(identifier, baseVersion: baseVersion, options: options)
+    }
+  }
+
+  public func restoreItem(_ identifier: ItemIdentifier, to parent: ItemIdentifier?, as name: ItemName?) async throws(ProviderError)
+    -> Item
+  {
+    try await logged("restore \(Self.show(identifier))") { () throws(ProviderError) -> Item in
+      try await rawRestoreItem(identifier, to: parent, as: name)
+    }
   }
 }
 

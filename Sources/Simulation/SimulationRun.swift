@@ -89,6 +89,7 @@ public final class SimulationRun: @unchecked Sendable {
     server.sabotage = settings.sabotage
     ProcessLiveness.simulated.withLock { $0 = [] }
     SimulationClock.startRun()
+    SimulatedLink.echoCalls = settings.echo
     for n in 0..<machineCount {
       machines.append(
         try SimulatedMachine(

@@ -105,19 +105,33 @@ public struct PathKeyedMemoryProvider: PathKeyedProvider {
     _ template: ItemTemplate, fields: ItemFields, contents: URL?, options: CreateOptions,
     progress: @escaping @Sendable (TransferProgress) -> Void
   ) async throws(ProviderError) -> Item {
-    outward(
-      try await base.createItem(
-        try await inward(template), fields: fields, contents: contents, options: options, progress: progress))
+    let inner = try await inward(template)
+    do throws(ProviderError) {
+      return outward(try await base.createItem(inner, fields: fields, contents: contents, options: options, progress: progress))
+    } catch {
+      throw await outward(error)
+    }
   }
 
   public func modifyItem(
     _ template: ItemTemplate, baseVersion: ItemVersion, changedFields: ItemFields, contents: URL?,
     progress: @escaping @Sendable (TransferProgress) -> Void
   ) async throws(ProviderError) -> Item {
-    outward(
-      try await base.modifyItem(
-        try await inward(template), baseVersion: baseVersion, changedFields: changedFields, contents: contents,
-        progress: progress))
+    let inner = try await inward(template)
+    do throws(ProviderError) {
+      return outward(
+        try await base.modifyItem(
+          inner, baseVersion: baseVersion, changedFields: changedFields, contents: contents, progress: progress))
+    } catch {
+      throw await outward(error)
+    }
+  }
+
+  /// A collision names the item in the way: by this provider's identifier, as a caller asks for it.
+  func outward(_ error: ProviderError) async -> ProviderError {
+    guard let inner = error.existingItem, let item = try? await base.item(for: inner, pathHint: nil) else { return error }
+    return ProviderError(
+      error.code, error.message, existingItem: identifier(for: item.path), underlying: error.underlying, retryAfter: error.retryAfter)
   }
 
   public func deleteItem(_ identifier: ItemIdentifier, baseVersion: ItemVersion?, options: DeleteOptions) async throws(ProviderError) {

@@ -17,6 +17,14 @@ public struct Transfer: Sendable, Equatable, Identifiable {
     case queued, running, throttled, failed, done
   }
 
+  /// The identifier a new file's upload carries until the provider has created the item.
+  public static let placeholderPrefix = "#upload-"
+
+  /// A new placeholder identifier, for one pending new file.
+  public static func newPlaceholder() -> ItemIdentifier {
+    ItemIdentifier(placeholderPrefix + UUID().uuidString.lowercased())
+  }
+
   public let id: Int64
   public var domain: DomainIdentifier
   public var identifier: ItemIdentifier

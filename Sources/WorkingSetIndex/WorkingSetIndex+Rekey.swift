@@ -52,6 +52,38 @@ extension WorkingSetIndex {
         let now = identifier(new)
         if was != now { replaced.append(RekeyedIdentifier(old: was, new: now)) }
       }
+      // Edits queued for a stale row whose identifier the moved item takes (that item was renamed
+      // or deleted elsewhere; its path is the moved item's now) are not edits of the moved item:
+      // sent as its content, or re-based onto its next version, they overwrote it or were
+      // overwritten by it (folio-sim, seed 105171). They become a new file where that item was,
+      // as edits of a deleted item do, under its name, numbered by the create when taken ("a 2.txt").
+      for (old, new) in moves {
+        let now = identifier(new)
+        guard identifier(old) != now, let name = new.lastComponent else { continue }
+        let stale = try Int64.fetchAll(
+          db,
+          sql: """
+            SELECT id FROM transfer WHERE domain = ? AND identifier = ? AND direction = 'upload'
+              AND baseVersionContent IS NOT NULL AND state NOT IN ('done', 'running')
+            """,
+          arguments: [domain.rawValue, now.rawValue])
+        for id in stale {
+          try db.execute(
+            sql: """
+              UPDATE transfer SET identifier = ?, parentIdentifier = ?, name = ?, baseVersionContent = NULL,
+                baseVersionMetadata = NULL, resultIdentifier = NULL
+              WHERE id = ?
+              """,
+            arguments: [Transfer.newPlaceholder().rawValue, identifier(new.parent).rawValue, Data(name.bytes), id])
+        }
+        // Its cached copy is not the moved item's either, once its edits are in those staged
+        // copies. (Edits not staged yet — the editor saved, the watcher has not seen it — stay
+        // as they were, in a record the moved item's replaces if it has one.)
+        if !stale.isEmpty {
+          try db.execute(
+            sql: "DELETE FROM content WHERE domain = ? AND identifier = ?", arguments: [domain.rawValue, now.rawValue])
+        }
+      }
       // The other tables name identifiers whose items the index may not hold (a create queued
       // into a folder never listed): each is mapped back to its path.
       for (table, column) in Self.identifierColumns {

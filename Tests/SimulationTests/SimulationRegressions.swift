@@ -65,5 +65,9 @@ enum SimulationRegressions {
       seed: 1629, script: nil,
       bug: "a file used in a folder of a folder trashed elsewhere, learned in another order, read as live"),
     Case(seed: 13, script: nil, bug: "a full quota held downloads too: an open waited for ever (the seed's own 57 steps)"),
+    Case(
+      seed: 105171,
+      script: "2:create:ef8d8d475ad8171b,0:create:4e96649a96525e46,2:sync:55b5f2c14c2e1129,0:edit:43fe33fbbd7466b2,-1:remoteRename:6174197c57122c25,0:edit:245d72e0fdf9802d,0:rename:30184a9700c9040b",
+      bug: "path-keyed: a rename onto a stale row's path re-based that row's queued edit onto the moved item, and it was overwritten"),
   ]
 }
