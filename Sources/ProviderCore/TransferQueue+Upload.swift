@@ -43,7 +43,12 @@ extension TransferQueue {
   nonisolated func performCreate(_ t: Transfer, _ staged: ContentStore.Staged, provider: any Provider) async throws(ProviderError) -> Item {
     if let created = t.resultIdentifier {
       // A previous attempt created the item and then stopped (a crash, a failed check).
-      let item = try await provider.item(for: created)
+      let item: Item
+      do throws(ProviderError) {
+        item = try await provider.item(for: created)
+      } catch where error.code == .noSuchItem {
+        return try await finishVanishedCreate(t, created: created, staged, provider: provider)
+      }
       if Self.holds(item, staged) { return try await finishCreate(t, item, staged, provider: provider) }
       // Other bytes there now: stored wrong, or edited by someone since the crash — which cannot
       // be told apart from here. Sending ours over them as an edit of the version found would
@@ -206,6 +211,41 @@ extension TransferQueue {
       events.send(.conflict(conflict))
     }
     return item
+  }
+
+  /// A create an earlier attempt made whose item is gone now: deleted, or moved away on path-keyed
+  /// storage, by someone else before this process finished its bookkeeping. The bytes reached the
+  /// server; what another actor did with them since is theirs to do (as for any upload followed by
+  /// a delete elsewhere). The journal row goes, and the original of edits kept as a new file is
+  /// settled as ``finishCreate`` does. Failing instead, as it did, left the original's edits dirty
+  /// for ever and a failed upload no Retry could finish (folio-sim, seed 104778).
+  ///
+  /// - Returns: The created item as it was made (the browser reads its folder again).
+  nonisolated func finishVanishedCreate(
+    _ t: Transfer, created: ItemIdentifier, _ staged: ContentStore.Staged, provider: any Provider
+  ) async throws(ProviderError) -> Item {
+    if !Self.isPlaceholder(t.identifier) {
+      do throws(ProviderError) {
+        let original = try await provider.item(for: t.identifier)
+        if original.isTrashed, let local = try store.localFile(domain: t.domain, identifier: t.identifier) {
+          try index.removeContent(domain: t.domain, identifier: t.identifier)
+          DurableFile.remove(local.url)
+        } else if !original.isTrashed {
+          try markTheirs(t.identifier, domain: t.domain, staged: staged)
+        }
+      } catch where error.code == .noSuchItem {
+        if let local = try store.localFile(domain: t.domain, identifier: t.identifier) {
+          try index.removeContent(domain: t.domain, identifier: t.identifier)
+          DurableFile.remove(local.url)
+        }
+        try index.recordDeleted(identifiers: [t.identifier], domain: t.domain)
+      }
+    }
+    if (try? index.removeTransfer(t.id)) != nil { store.discardStaged(staged.url) }
+    let name = t.name ?? ItemName("file")
+    return Item(
+      identifier: created, parentIdentifier: t.parentIdentifier ?? .root, filename: name, path: ItemPath(bytes: name.bytes),
+      contentType: ContentType.forExtension(name.pathExtension), documentSize: staged.size)
   }
 
   /// The content record of edits re-created where their deleted item was, under its identifier

@@ -69,5 +69,9 @@ enum SimulationRegressions {
       seed: 105171,
       script: "2:create:ef8d8d475ad8171b,0:create:4e96649a96525e46,2:sync:55b5f2c14c2e1129,0:edit:43fe33fbbd7466b2,-1:remoteRename:6174197c57122c25,0:edit:245d72e0fdf9802d,0:rename:30184a9700c9040b",
       bug: "path-keyed: a rename onto a stale row's path re-based that row's queued edit onto the moved item, and it was overwritten"),
+    Case(
+      seed: 104778,
+      script: "2:sync:97306943f36585ff,2:create:114845a8a8de7c02,2:sync:9f5fee979ff8204a,1:rename:3464bafc1bf47f63,1:edit:357ac9c4560851c9,1:open:4739c7d951cc7efa,2:open:4c5f991ea115aa4,-1:remoteDelete:3a64cad22dba86c5,1:sync:188e825d56cc792a:0.25,2:delete:3c5588e0bdf22db7",
+      bug: "a create resumed after a crash whose item was deleted elsewhere meanwhile failed for good, the original's edits dirty for ever"),
   ]
 }
