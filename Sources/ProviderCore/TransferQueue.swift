@@ -450,7 +450,15 @@ public actor TransferQueue {
       resumeWaiters(t.id, .success(item))
     case .failure(let error):
       let message = error.message
-      switch FailureDisposition.of(error) {
+      var disposition = FailureDisposition.of(error)
+      if disposition == .throttle, let latch = latched[t.domain], latch.code != error.code, !Self.holds(latch, t) {
+        // Another condition latches the domain and does not hold this transfer (a download under
+        // a full quota): parked as throttled it waited for that latch, which a lost answer's
+        // network error never lifts — an open waited for ever (folio-sim, seed 100612). It is
+        // retried on its backoff instead.
+        disposition = .retry
+      }
+      switch disposition {
       case .requeue:
         _ = try? index.updateTransfer(t.id, at: now) { $0.state = .queued; $0.ownerPID = nil }
         resumeWaiters(t.id, .failure(error))

@@ -45,7 +45,8 @@ extension SimulationRun {
     link.allowDeletes([])
     if link.crashed {
       crashes += 1
-      log("#\(number) \(step): \(result ?? "its process died mid-step"); restarted")
+      let what = result == SimulationRun.stuck ? "stuck" : result ?? "its process died mid-step"
+      log("#\(number) \(step): \(what); restarted")
       await restart(m)
     } else {
       log("#\(number) \(step): \(result ?? "?")")

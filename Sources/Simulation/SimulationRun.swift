@@ -70,6 +70,8 @@ public final class SimulationRun: @unchecked Sendable {
   var expectedFavorites: [Int: [ItemIdentifier: Bool]] = [:]
   var lastFavoriter: [ItemIdentifier: Int] = [:]
   var opened: [Int: Set<ItemIdentifier>] = [:]
+  /// Per machine, the files its last sync held as ambiguous renames (path-keyed storage).
+  var ambiguousMoves: [Int: Set<ItemIdentifier>] = [:]
   /// Who renamed or moved each item, or a folder above it (machine numbers; -1 the remote actor):
   /// on storage without a feed another actor's move reads as a delete to a machine that does not
   /// list where it went (docs/DECISIONS.md), so what a machine noted survives only its own moves.

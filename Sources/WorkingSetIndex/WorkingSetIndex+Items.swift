@@ -77,7 +77,19 @@ extension WorkingSetIndex {
       var count = 0
       for identifier in identifiers {
         guard let record = try IndexedItemRecord.fetch(db, domain: domain, identifier: identifier) else { continue }
-        count += try DescendantPaths.delete(db, domain: domain, under: ItemPath(bytes: Array(record.path)))
+        // Edits queued for what goes become new files where it was, under its name, now, while
+        // the row still says where and what: at upload time, the name was lost ("Recovered
+        // file"), and on path-keyed storage a new item made at the same path took the deleted
+        // one's identifier, so the edits went into it (folio-sim, seed 100635).
+        let below = try DescendantPaths.members(
+          of: [identifier.rawValue], at: ItemPath(bytes: Array(record.path)), domain: domain.rawValue, underPathOnly: false,
+          in: db)
+        for row in try [record] + IndexedItemRecord.fetchAll(db, keys: below.map(\.id)) {
+          try QueuedEdits.keepAsNewFile(
+            db, domain: domain.rawValue, of: row.identifier, as: row.identifier, in: row.parentIdentifier, named: row.name)
+        }
+        count += try DescendantPaths.delete(
+          db, domain: domain, folder: identifier, at: ItemPath(bytes: Array(record.path)))
         if try record.delete(db) { count += 1 }
       }
       try Self.forgetAbsences(db, domain: domain, identifiers: identifiers.map(\.rawValue))
@@ -197,7 +209,9 @@ extension WorkingSetIndex {
       existing.map { ItemPath(bytes: Array($0.path)) } ?? previousPath ?? (item.isTrashed ? item.originalPath : nil)
     guard existing != nil || insertNew else {
       if let oldPath {
-        try DescendantPaths.rewrite(db, domain: domain, from: oldPath, to: item.path, insideTrash: item.isTrashed)
+        try DescendantPaths.rewrite(
+          db, domain: domain, folder: [item.identifier] + (oldIdentifier.map { [$0] } ?? []), from: oldPath, to: item.path,
+          insideTrash: item.isTrashed)
       }
       if item.isFolder {
         // And by their folder, for rows the path does not cover (folio-sim's seed 302).
@@ -242,7 +256,8 @@ extension WorkingSetIndex {
     if !tags.isEmpty { try replaceTags(db, of: record, with: tags) }
     if let oldPath, oldPath.bytes != Array(record.path) {
       try DescendantPaths.rewrite(
-        db, domain: domain, from: oldPath, to: ItemPath(bytes: Array(record.path)),
+        db, domain: domain, folder: [ItemIdentifier(record.identifier)] + (existing.map { [ItemIdentifier($0.identifier)] } ?? []),
+        from: oldPath, to: ItemPath(bytes: Array(record.path)),
         insideTrash: record.isTrashed || record.insideTrash)
     }
     let inTrash = record.isTrashed || record.insideTrash

@@ -60,26 +60,13 @@ extension WorkingSetIndex {
       for (old, new) in moves {
         let now = identifier(new)
         guard identifier(old) != now, let name = new.lastComponent else { continue }
-        let stale = try Int64.fetchAll(
-          db,
-          sql: """
-            SELECT id FROM transfer WHERE domain = ? AND identifier = ? AND direction = 'upload'
-              AND baseVersionContent IS NOT NULL AND state NOT IN ('done', 'running')
-            """,
-          arguments: [domain.rawValue, now.rawValue])
-        for id in stale {
-          try db.execute(
-            sql: """
-              UPDATE transfer SET identifier = ?, parentIdentifier = ?, name = ?, baseVersionContent = NULL,
-                baseVersionMetadata = NULL, resultIdentifier = NULL
-              WHERE id = ?
-              """,
-            arguments: [Transfer.newPlaceholder().rawValue, identifier(new.parent).rawValue, Data(name.bytes), id])
-        }
+        let kept = try QueuedEdits.keepAsNewFile(
+          db, domain: domain.rawValue, of: now.rawValue, as: Transfer.newPlaceholder().rawValue,
+          in: identifier(new.parent).rawValue, named: Data(name.bytes))
         // Its cached copy is not the moved item's either, once its edits are in those staged
         // copies. (Edits not staged yet — the editor saved, the watcher has not seen it — stay
         // as they were, in a record the moved item's replaces if it has one.)
-        if !stale.isEmpty {
+        if kept > 0 {
           try db.execute(
             sql: "DELETE FROM content WHERE domain = ? AND identifier = ?", arguments: [domain.rawValue, now.rawValue])
         }

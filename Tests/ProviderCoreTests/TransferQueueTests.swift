@@ -299,6 +299,28 @@ import WorkingSetIndex
     #expect(try String(contentsOf: url, encoding: .utf8) == "theirs")
   }
 
+  /// folio-sim's seed 100612: under a full quota's latch, a download whose answer was lost (a
+  /// network error, resolvable) was parked as throttled behind that latch, which only freed space
+  /// lifts: an open waited for ever. It is retried on its backoff instead.
+  @Test func aDownloadFailingUnderAnotherLatchIsRetriedNotParked() async throws {
+    let f = try SyncFixture()
+    let remote = await f.memory.add(ItemName("read.txt"), content: Data("theirs".utf8))
+    _ = try await f.engine.put([try f.source("a", "mine")], into: try await f.memory.item(at: .root), in: f.domain)
+    let lost = Flag()
+    await f.memory.setHook { call throws(ProviderError) in
+      if call == .create { throw ProviderError(.insufficientQuota, "the account is full") }
+      if call == .fetch, await !lost.value {
+        await lost.set()
+        throw ProviderError(.serverUnreachable, "the connection closed before the answer")
+      }
+    }
+    _ = await f.queue.drain()
+    #expect(await f.queue.latchedError(for: SyncFixture.cloud)?.code == .insufficientQuota)
+    let url = try await f.engine.materialize(remote, in: f.domain)
+    #expect(await lost.value)
+    #expect(try String(contentsOf: url, encoding: .utf8) == "theirs")
+  }
+
   /// folio-sim's seed 33: a new file put into a folder deleted elsewhere before it was sent failed
   /// for good, its bytes only in the staged copy. It goes to the top of the location, as edits of
   /// a deleted file do.

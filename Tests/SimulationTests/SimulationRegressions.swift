@@ -73,5 +73,18 @@ enum SimulationRegressions {
       seed: 104778,
       script: "2:sync:97306943f36585ff,2:create:114845a8a8de7c02,2:sync:9f5fee979ff8204a,1:rename:3464bafc1bf47f63,1:edit:357ac9c4560851c9,1:open:4739c7d951cc7efa,2:open:4c5f991ea115aa4,-1:remoteDelete:3a64cad22dba86c5,1:sync:188e825d56cc792a:0.25,2:delete:3c5588e0bdf22db7",
       bug: "a create resumed after a crash whose item was deleted elsewhere meanwhile failed for good, the original's edits dirty for ever"),
+    Case(
+      seed: 104933,
+      script: "1:makeFolder:7cf805b501957d5b,-1:remoteCreate:57f7cd14134ff728,2:edit:1e8f7949250db10f,1:create:eb95473d595430b2,1:makeFolder:623c04bc5c11c974,0:edit:7f1c092f0b9e1b7d,1:rename:d18de826cdc7e407,-1:remoteEdit:f869c2c308d98f11,2:sync:89c321d97fc2dfb8,1:sync:4bc7a4384d7295e5,1:delete:a0829d5203a54540,1:rename:93b8a8d5b8425754,0:create:50ef93475c5db31e,0:edit:cae5a60947c719d1,-1:remoteCreate:4c04b094761865bf,0:sync:db3b0d9ab0397be8,0:rename:2c8f4938a6d798c3,-1:remoteCreate:69254ce696a37940,2:open:c86b1c5cd65ba6ec",
+      bug: "a folder trashed elsewhere took by its stale path the files of the folder that had taken its name: one left Recents"),
+    Case(
+      seed: 100612,
+      script: "0:create:a1752dd426d9e298,1:create:4c396261881c1b55,0:sync:3ba537d439ec2313:0.25,1:quotaFull:36521efe6af56682,-1:remoteCreate:f868aba71f2de661,1:restore:e5d3bac6e634fa36,1:sync:cd81bf01034a2af7,1:delete:d8c63f3e3ac4390a,1:create:1598124676a576f8,-1:remoteCreate:c39c653ccc6978bd,1:open:e3657c231db27da1,1:rename:66894a38e37f8840,1:edit:d23d476b2d9d21da,-1:remoteCreate:4fea005b9550baec,-1:remoteCreate:5d0356b2e58ffae6,-1:remoteCreate:acb8354fe5b2cd60,1:edit:206f5e46d155745c",
+      bug: "a download whose answer was lost, under a full quota's latch, waited for that latch: an open waited for ever"),
+    Case(
+      seed: 100635,
+      script: "-1:remoteCreate:787c495b1ebe7bb7,1:move:62735521f2ee6593,1:create:46cc15347bc781a1,1:edit:c957961b006e5554,1:create:907ca86ef10a726b,1:create:8851bf832b6d18f5,1:edit:51a31c0bf80361e,1:delete:f8465d325114fac6:0.25",
+      bug: "path-keyed: edits queued for a deleted file went into a new file made at its path, and stayed dirty"),
+    Case(seed: 129, script: nil, bug: "path-keyed: two alike files renamed elsewhere are held as ambiguous, not shown as an error"),
   ]
 }

@@ -196,13 +196,49 @@ import Testing
 
   @Test func trashingAnUnindexedFolderStillHidesItsIndexedChildren() throws {
     let index = try WorkingSetIndex.inMemory()
-    let child = Fixture.file("c", "/a/b/c.txt")
+    let child = Fixture.file("c", "/a/b/c.txt", parent: "b")
     try index.recordUse(of: child, domain: Fixture.local, at: Fixture.date(1))
     let trashed = Fixture.moved(Fixture.folder("b", "/a/b"), to: "/trash/b", parent: "#trash")
     try index.recordTrashed(trashed, originalPath: ItemPath("/a/b"), domain: Fixture.local)
     #expect(try index.item(domain: Fixture.local, identifier: child.identifier)?.path == ItemPath("/trash/b/c.txt"))
     // Only the trashed folder itself shows (as deleted); the child it hides does not.
     #expect(try Fixture.ids(index.recents(limit: 5)) == ["b"])
+  }
+
+  /// folio-sim's seed 104933: a folder renamed elsewhere keeps its old path here until the change
+  /// arrives; another folder took that name meanwhile. Trashing, moving or deleting the stale one
+  /// must not take the other's files by their paths: a file used there left Recents.
+  @Test func aStaleFolderPathDoesNotTakeTheFilesOfTheFolderNowThere() throws {
+    let index = try WorkingSetIndex.inMemory()
+    let stale = Fixture.folder("old", "/tmp", parent: ItemIdentifier.root.rawValue)
+    let newcomer = Fixture.folder("new", "/tmp", parent: ItemIdentifier.root.rawValue)
+    try index.upsert([stale], domain: Fixture.server, insertNew: true)
+    // One file in the folder now at /tmp, that folder indexed; one whose folder is not.
+    let inIndexed = Fixture.file("x", "/tmp/x.txt", parent: "new")
+    let inUnindexed = Fixture.file("y", "/tmp/y.txt", parent: "unindexed")
+    // And a deeper one whose folders in between are unknown: by path it may be the stale one's.
+    let deep = Fixture.file("z", "/tmp/sub/z.txt", parent: "sub")
+    try index.recordUse(of: inUnindexed, domain: Fixture.server, at: Fixture.date(1))
+    try index.recordUse(of: deep, domain: Fixture.server, at: Fixture.date(1))
+    try index.upsert([newcomer], domain: Fixture.server, insertNew: true)
+    try index.recordUse(of: inIndexed, domain: Fixture.server, at: Fixture.date(2))
+
+    var trashed = Fixture.moved(stale, to: "/#trash/tmp", parent: ItemIdentifier.trash.rawValue)
+    trashed.trashedDate = Fixture.date(3)
+    trashed.originalPath = ItemPath("/tmp")
+    try index.upsert([trashed], domain: Fixture.server)
+    for file in [inIndexed, inUnindexed] {
+      let row = try #require(try index.item(domain: Fixture.server, identifier: file.identifier))
+      #expect(row.path == file.path && !row.isInsideTrash)
+    }
+    #expect(try index.item(domain: Fixture.server, identifier: deep.identifier)?.isInsideTrash == true)
+    #expect(try Set(Fixture.ids(index.recents(limit: 5))) == ["x", "y", "old"])
+
+    // Deleted for good: the files of the folder now at /tmp stay.
+    try index.recordDeleted(identifiers: [stale.identifier], domain: Fixture.server)
+    #expect(try index.item(domain: Fixture.server, identifier: inIndexed.identifier) != nil)
+    #expect(try index.item(domain: Fixture.server, identifier: inUnindexed.identifier) != nil)
+    #expect(try index.item(domain: Fixture.server, identifier: deep.identifier) == nil)
   }
 
   /// folio-sim's seeds 6 and 13: a file made in a folder after the folder went to the trash
@@ -237,9 +273,10 @@ import Testing
     let badByte: [UInt8] = Array("/a/b".utf8) + [0xFF]
     let folder = Fixture.item("b", pathBytes: badByte, type: .folder)
     let inside = [
-      Fixture.item("c", pathBytes: badByte + Array("/c.txt".utf8)),
-      Fixture.item("e", pathBytes: badByte + Array("/d/e.txt".utf8)),
-      Fixture.item("f", pathBytes: badByte + Array("/d/".utf8) + [0x80, 0x2E]),
+      Fixture.item("c", pathBytes: badByte + Array("/c.txt".utf8), parent: "b"),
+      // Their folder "d" not indexed: found by path.
+      Fixture.item("e", pathBytes: badByte + Array("/d/e.txt".utf8), parent: "d"),
+      Fixture.item("f", pathBytes: badByte + Array("/d/".utf8) + [0x80, 0x2E], parent: "d"),
     ]
     let outside = [
       Fixture.item("sib", pathBytes: badByte + Array("c.txt".utf8)),  // a sibling sharing the prefix
@@ -286,7 +323,7 @@ import Testing
 
   @Test func aMoveOfAnUnindexedFolderUsesThePreviousPath() throws {
     let index = try WorkingSetIndex.inMemory()
-    let child = Fixture.file("c", "/a/b/c.txt")
+    let child = Fixture.file("c", "/a/b/c.txt", parent: "b")
     try index.recordUse(of: child, domain: Fixture.local, at: Fixture.date(1))
     try index.recordMoved(
       identifier: ItemIdentifier("b"), to: Fixture.folder("b", "/x/y"), domain: Fixture.local,

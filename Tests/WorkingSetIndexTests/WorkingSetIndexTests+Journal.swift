@@ -7,6 +7,27 @@ import Testing
 
 /// The transfer journal and sync anchors: durable state for the core.
 @Suite struct WorkingSetIndexJournalTests {
+  /// folio-sim's seed 100635: edits queued for an item that is deleted become, at once, a new
+  /// file where it was, under its name; at upload time the row was gone ("Recovered file"), and
+  /// on path-keyed storage a new item at the same path took the edits as its own content.
+  @Test func editsQueuedForADeletedItemBecomeANewFileWhereItWas() throws {
+    let index = try WorkingSetIndex.inMemory()
+    let folder = Fixture.folder("d", "/d", parent: ItemIdentifier.root.rawValue)
+    let file = Fixture.file("f", "/d/notes.txt", parent: "d")
+    try index.upsert([folder, file], domain: Fixture.server, insertNew: true)
+    let base = try ItemVersion(content: Data([1]), metadata: Data())
+    let edit = try index.enqueueTransfer(
+      .upload, domain: Fixture.server, identifier: file.identifier, stagedPath: ItemPath("/staged/up-1"),
+      baseVersion: base, bytesTotal: 3, at: Fixture.date(1))
+    let download = try index.enqueueTransfer(.download, domain: Fixture.server, identifier: file.identifier, at: Fixture.date(1))
+    try index.recordDeleted(identifiers: [folder.identifier], domain: Fixture.server)
+    let kept = try #require(try index.transfer(id: edit))
+    #expect(kept.isCreate && kept.baseVersion == nil)
+    #expect(kept.name == ItemName("notes.txt") && kept.parentIdentifier == folder.identifier)
+    #expect(kept.identifier == file.identifier && kept.stagedPath == ItemPath("/staged/up-1"))
+    #expect(try index.transfer(id: download)?.isCreate == false)
+  }
+
   @Test func theTransferJournalSurvivesAReopen() throws {
     try Fixture.withTemporaryDirectory { dir in
       let url = dir.appendingPathComponent("index.sqlite")

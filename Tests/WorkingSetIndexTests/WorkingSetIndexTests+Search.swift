@@ -76,7 +76,7 @@ import Testing
 
   @Test func itemsInsideATrashedFolderAreNotFound() throws {
     let index = try WorkingSetIndex.inMemory()
-    let child = Fixture.file("c", "/a/b/unique.txt")
+    let child = Fixture.file("c", "/a/b/unique.txt", parent: "b")
     try index.recordUse(of: child, domain: Fixture.local)
     try index.recordTrashed(
       Fixture.moved(Fixture.folder("b", "/a/b"), to: "/trash/b", parent: "#trash"), originalPath: ItemPath("/a/b"),
