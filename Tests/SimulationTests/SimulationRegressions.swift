@@ -86,5 +86,9 @@ enum SimulationRegressions {
       script: "-1:remoteCreate:787c495b1ebe7bb7,1:move:62735521f2ee6593,1:create:46cc15347bc781a1,1:edit:c957961b006e5554,1:create:907ca86ef10a726b,1:create:8851bf832b6d18f5,1:edit:51a31c0bf80361e,1:delete:f8465d325114fac6:0.25",
       bug: "path-keyed: edits queued for a deleted file went into a new file made at its path, and stayed dirty"),
     Case(seed: 129, script: nil, bug: "path-keyed: two alike files renamed elsewhere are held as ambiguous, not shown as an error"),
+    Case(
+      seed: 105745,
+      script: "1:makeFolder:c86fd887caf00615,1:makeFolder:af17fa814d22eb8e,0:makeFolder:b9399bace3d0cb1f,-1:remoteCreate:a101e9093f830863,1:open:2b5d56ec697bfbef,1:delete:48b6b933c3c6caa4,0:delete:e2f277acaa3637a5,-1:remoteDelete:5d51f44694d90dd0,1:sync:def5e87de844bbf,1:restore:ad9f093c23628bfe",
+      bug: "a file shown in a folder deleted and restored elsewhere though the server no longer had it (passes since the stale-path fix)"),
   ]
 }
