@@ -24,6 +24,9 @@ public class SimulatedLink: Provider, @unchecked Sendable {
     public var emptyListing = 0.0
     public var expiredAnchor = 0.0
     public var errorPage = 0.0
+    /// A write request the network delivered twice (a proxy's or client library's retry after a
+    /// reset): the server applies it again and the client reads the second answer.
+    public var duplicate = 0.0
     public init() {}
 
     /// Rates scaled by `level` (0 is a calm run).
@@ -36,6 +39,7 @@ public class SimulatedLink: Provider, @unchecked Sendable {
       f.emptyListing = 0.05 * level
       f.expiredAnchor = 0.05 * level
       f.errorPage = 0.04 * level
+      f.duplicate = 0.03 * level
       return f
     }
   }
@@ -45,6 +49,9 @@ public class SimulatedLink: Provider, @unchecked Sendable {
   let backing: any Provider
   private let lock = NSLock()
   private var rng: SimulationRandom
+  /// Duplicates are drawn from a stream of their own, so that adding them left every other fault
+  /// of a seed (and the regressions' scripts) as it was.
+  private var duplicateRandom: SimulationRandom
   private var _faults: Faults
   private var _offline = false
   private var _signedOut = false
@@ -63,6 +70,7 @@ public class SimulatedLink: Provider, @unchecked Sendable {
     self.machine = machine
     backing = server.backing()
     rng = random
+    duplicateRandom = random.derived(0xD0B1E)
     _faults = faults
   }
 
@@ -97,6 +105,15 @@ public class SimulatedLink: Provider, @unchecked Sendable {
   }
 
   private func draw(_ p: Double) -> Bool { locked { $0.rng.chance(p) } }
+
+  /// Whether this write reaches the server twice.
+  private func duplicated() -> Bool {
+    locked { l in
+      guard l._faults.duplicate > 0, l.duplicateRandom.chance(l._faults.duplicate) else { return false }
+      l.faultCount += 1
+      return true
+    }
+  }
   private func drawInt(_ n: UInt64) -> UInt64 { locked { $0.rng.next() % n } }
 
   private func hang() async -> Never {
@@ -233,6 +250,10 @@ public class SimulatedLink: Provider, @unchecked Sendable {
       try? await server.memory.deleteItem(inner, baseVersion: nil, options: [])
     }
     try await leave("a create")
+    if contents != nil, duplicated() {
+      // The same create again: the name is taken now, by the first one's item.
+      return try await backing.createItem(template, fields: fields, contents: contents, options: options, progress: progress)
+    }
     return item
   }
 
@@ -258,6 +279,14 @@ public class SimulatedLink: Provider, @unchecked Sendable {
     let item = try await backing.modifyItem(
       template, baseVersion: base, changedFields: changedFields, contents: contents, progress: progress)
     try await leave("a modify")
+    if changedFields == .contents, duplicated() {
+      // The same PUT again (content writes are what HTTP clients retry): its base is stale now,
+      // refused where conditional writes are honoured; where they are ignored, the same bytes
+      // written over themselves.
+      let again = server.kind.conditionalWrites == .ignored ? item.version : base
+      return try await backing.modifyItem(
+        template, baseVersion: again, changedFields: changedFields, contents: contents, progress: progress)
+    }
     return item
   }
 
