@@ -214,8 +214,18 @@ enum DurableFile {
 
   /// The lowercase hex of a digest.
   static func hex<D: Sequence>(_ digest: D) -> String where D.Element == UInt8 {
-    digest.map { String(format: "%02x", $0) }.joined()
+    // By hand: `String(format:)` per byte goes through Foundation's formatter, a visible share of
+    // every staged edit and download (folio-sim's profile).
+    var out: [UInt8] = []
+    out.reserveCapacity(64)
+    for byte in digest {
+      out.append(hexDigits[Int(byte >> 4)])
+      out.append(hexDigits[Int(byte & 0x0F)])
+    }
+    return String(decoding: out, as: UTF8.self)
   }
+
+  private static let hexDigits = Array("0123456789abcdef".utf8)
 
   private static func writeAll(_ fd: Int32, _ buffer: [UInt8], count: Int) throws(ProviderError) {
     var offset = 0
