@@ -2,6 +2,7 @@ import CFolioSystem
 import Crypto
 import Foundation
 import ProviderAPI
+import WorkingSetIndex
 
 #if canImport(Glibc)
   import Glibc
@@ -18,6 +19,7 @@ enum DurableFile {
   /// Creates `folder` and its parents, owner-only (0700), as the cache of a multi-user machine
   /// must be (test plan S1).
   static func makeFolder(_ folder: URL) throws(ProviderError) {
+    try willWrite(folder)
     var path = ""
     for part in folder.path.split(separator: "/") {
       path += "/" + part
@@ -29,6 +31,7 @@ enum DurableFile {
 
   /// A new, empty file `.tmp-PID-RANDOM` in `folder`, opened for writing, mode 0600.
   static func createTemporary(in folder: URL) throws(ProviderError) -> (url: URL, fd: Int32) {
+    try willWrite(folder)
     for _ in 0..<8 {
       let name = ".tmp-\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 16))"
       let url = folder.appendingPathComponent(name, isDirectory: false)
@@ -173,6 +176,7 @@ enum DurableFile {
   /// Renames `from` onto `to` (replacing it), then fsyncs the folder so the rename itself is
   /// durable.
   static func publish(_ from: URL, as to: URL) throws(ProviderError) {
+    try willWrite(to)
     guard rename(from.path, to.path) == 0 else { throw error(errno, "cannot move into place", to.path) }
     syncFolder(of: to)
   }
@@ -180,6 +184,7 @@ enum DurableFile {
   /// Gives `existing` a second name `to` through a temporary hard link renamed into place (so a
   /// file already at `to` is replaced atomically), then fsyncs the folder.
   static func link(_ existing: URL, as to: URL) throws(ProviderError) {
+    try willWrite(to)
     let folder = to.deletingLastPathComponent()
     for _ in 0..<8 {
       let temp = folder.appendingPathComponent(".tmp-\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 16))")
@@ -196,8 +201,10 @@ enum DurableFile {
     close(fd)
   }
 
-  /// Removes a file; a missing one is fine.
+  /// Removes a file; a missing one is fine. (Nothing is removed by a process `folio-sim` has
+  /// just crashed.)
   static func remove(_ url: URL) {
+    guard (try? willWrite(url)) != nil else { return }
     _ = unlink(url.path)
   }
 
@@ -211,6 +218,11 @@ enum DurableFile {
   }
 
   static func exists(_ url: URL) -> Bool { stamp(of: url) != nil }
+
+  /// `folio-sim`'s crash point before a durable file step (``DurableSteps``).
+  static func willWrite(_ url: URL) throws(ProviderError) {
+    if let step = DurableSteps.willWrite { try step(url.path, nil) }
+  }
 
   /// The lowercase hex of a digest.
   static func hex<D: Sequence>(_ digest: D) -> String where D.Element == UInt8 {

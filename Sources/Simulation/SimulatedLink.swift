@@ -52,6 +52,8 @@ public class SimulatedLink: Provider, @unchecked Sendable {
   /// Duplicates are drawn from a stream of their own, so that adding them left every other fault
   /// of a seed (and the regressions' scripts) as it was.
   private var duplicateRandom: SimulationRandom
+  /// Crashes at durable steps, from a stream of their own too.
+  private var durableRandom: SimulationRandom
   private var _faults: Faults
   private var _offline = false
   private var _signedOut = false
@@ -71,6 +73,7 @@ public class SimulatedLink: Provider, @unchecked Sendable {
     backing = server.backing()
     rng = random
     duplicateRandom = random.derived(0xD0B1E)
+    durableRandom = random.derived(0xD15C)
     _faults = faults
   }
 
@@ -105,6 +108,17 @@ public class SimulatedLink: Provider, @unchecked Sendable {
   }
 
   private func draw(_ p: Double) -> Bool { locked { $0.rng.chance(p) } }
+
+  /// The chance that a process in a step that may crash dies before each durable step (an index
+  /// transaction, a file made, renamed or removed).
+  static let durableCrashChance = 0.1
+
+  /// Whether the process dies just before this durable step; if so it is dead from now on.
+  public func diesBeforeDurableStep() -> Bool {
+    let dies = locked { l in l._crashChance > 0 && !l._crashed && l.durableRandom.chance(Self.durableCrashChance) }
+    if dies { crash() }
+    return dies
+  }
 
   /// Whether this write reaches the server twice.
   private func duplicated() -> Bool {

@@ -20,6 +20,8 @@ public final class SimulatedMachine: @unchecked Sendable {
   let seed: SimulationRandom
   let faults: SimulatedLink.Faults
   public private(set) var incarnation = 0
+  /// True while ``restart()`` builds the new process (its index is not ``index`` yet).
+  public private(set) var restarting = false
   public private(set) var link: SimulatedLink
   public private(set) var index: WorkingSetIndex
   public private(set) var engine: SyncEngine
@@ -96,9 +98,12 @@ public final class SimulatedMachine: @unchecked Sendable {
     oldIndexes.append(index)
     ProcessLiveness.simulated.withLock { $0?.remove(pid) }
     incarnation += 1
+    restarting = true
+    defer { restarting = false }
     let parts = try Self.build(
       name: name, number: number, incarnation: incarnation, folder: folder, server: server, random: seed, faults: faults)
     (link, index, engine, items, domain) = parts
+    restarting = false
     ProcessLiveness.simulated.withLock { $0 = ($0 ?? []).union([pid]) }
     await engine.recover()
   }

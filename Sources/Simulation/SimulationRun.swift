@@ -98,9 +98,33 @@ public final class SimulationRun: @unchecked Sendable {
           name: Self.machineName(n), number: n, folder: folder.appendingPathComponent(Self.machineName(n)), server: server,
           random: random.derived(UInt64(n) &+ 100), faults: .level(faultLevel)))
     }
+    installDurableSteps()
   }
 
   public let steps: [SimulationStep]
+
+  /// The run whose machines the durable-step seam serves (runs of a batch follow one another).
+  nonisolated(unsafe) static var current: SimulationRun?
+
+  func installDurableSteps() {
+    Self.current = self
+    guard DurableSteps.willWrite == nil else { return }
+    DurableSteps.willWrite = { path, writer throws(ProviderError) in try SimulationRun.current?.durableStep(path, writer) }
+  }
+
+  /// Before each durable step of any machine: a crashed process writes nothing (a task of it the
+  /// simulation could not stop, its index's writes included), and a process in a step that may
+  /// crash can die just before the step (issue 15 §1: "a crash at any durable step").
+  func durableStep(_ path: String, _ writer: ObjectIdentifier?) throws(ProviderError) {
+    guard let m = machines.first(where: { path.hasPrefix($0.folder.path + "/") }), !m.restarting else { return }
+    let dead = ProviderError(.ioError, "\(m.name)'s process is dead (folio-sim)")
+    if let writer, writer != m.index.writerIdentity { throw dead }
+    if m.link.crashed { throw dead }
+    if m.link.diesBeforeDurableStep() {
+      if settings.echo { print("      · \(m.name) dies before writing \(path.dropFirst(m.folder.path.count))") }
+      throw dead
+    }
+  }
 
   func log(_ line: String) {
     trace.append(line)

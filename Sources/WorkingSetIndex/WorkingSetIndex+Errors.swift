@@ -22,7 +22,8 @@ extension WorkingSetIndex {
   /// One write transaction.
   @discardableResult
   func write<T>(_ what: String, _ updates: (Database) throws -> T) throws(ProviderError) -> T {
-    try Self.wrap(what) { try writer.write(updates) }
+    if let step = DurableSteps.willWrite { try step(writer.path, ObjectIdentifier(writer)) }
+    return try Self.wrap(what) { try writer.write(updates) }
   }
 
   /// One read transaction (a snapshot: several statements see the same state).
