@@ -159,30 +159,33 @@ extension TransferQueue {
     _ t: Transfer, _ item: Item, _ staged: ContentStore.Staged, provider: any Provider
   ) async throws(ProviderError) -> Item {
     if DurableFile.exists(staged.url) { try store.adopt(staged, as: item, domain: t.domain, at: clock()) }
-    // The journal row goes last: a crash before the original's bookkeeping below is done (its
-    // lookup is a call) resumes here, where removing the row first left the original's edited
-    // copy dirty for ever (folio-sim, seed 416).
+    // The bytes were edits of `t.identifier` that the server could not take as its content: what
+    // became of the original decides its bookkeeping. Only `noSuchItem` says it is gone; any
+    // other failure (a 503) is thrown, and the transfer is tried again (its created item is in
+    // its journal row, so the next attempt resumes here). Taken for deleted, the original lost
+    // its row, its Recents entry and its cached copy (folio-sim, seed 1106); left as it was, its
+    // row stayed for ever once the feed had passed its deletion (seed 3459).
+    var original: Item?
+    if !Self.isPlaceholder(t.identifier) && item.identifier != t.identifier {
+      do throws(ProviderError) {
+        original = try await provider.item(for: t.identifier)
+      } catch where error.code == .noSuchItem {
+        original = nil
+      }
+    }
+    // The journal row goes last: a crash before the original's bookkeeping below is done
+    // resumes here, where removing the row first left the original's edited copy dirty for ever
+    // (folio-sim, seed 416).
     defer {
       if (try? index.removeTransfer(t.id)) != nil { store.discardStaged(staged.url) }
     }
     if !Self.isPlaceholder(t.identifier) {
-      // The bytes were edits of `t.identifier` that the server could not take as its content.
-      // Only `noSuchItem` says the original is gone: a lookup that failed otherwise (a 503) took
-      // it for deleted, and its row, its Recents entry and its cached copy went (folio-sim, seed
-      // 1106). Unknown, it is left as it is, as for a stale base.
-      var original: Item?
-      var lookupFailed = false
-      do throws(ProviderError) {
-        original = try await provider.item(for: t.identifier)
-      } catch {
-        lookupFailed = error.code != .noSuchItem
-      }
       // Path-keyed storage (an SSH host) gives the edits, re-created where the deleted item was,
       // the deleted item's identifier: the original is gone all the same (it used to be reported
       // as "changed here and elsewhere"), and the new item's content and row are the ones just made.
       let recreatedInPlace = item.identifier == t.identifier
       // Deleted, or put in the trash: either way not where the edits could go.
-      let gone = recreatedInPlace || (original == nil && !lookupFailed) || original?.isTrashed == true
+      let gone = recreatedInPlace || original == nil || original?.isTrashed == true
       let conflict = SyncConflict(
         domain: t.domain, original: t.identifier, copy: item.identifier,
         reason: gone ? .remoteDeletion : .staleBase, detected: clock())
@@ -198,7 +201,7 @@ extension TransferQueue {
           try index.removeContent(domain: t.domain, identifier: t.identifier)
           DurableFile.remove(local.url)
         }
-      } else if original == nil && !lookupFailed {
+      } else if original == nil {
         if let local = try store.localFile(domain: t.domain, identifier: t.identifier) {
           try index.removeContent(domain: t.domain, identifier: t.identifier)
           DurableFile.remove(local.url)

@@ -92,6 +92,7 @@ public class SimulatedLink: Provider, @unchecked Sendable {
   public func setFaults(_ f: Faults) { locked { $0._faults = f } }
   public func setOffline(_ on: Bool) { locked { $0._offline = on } }
   public func setSignedOut(_ on: Bool) { locked { $0._signedOut = on } }
+  public var signedOut: Bool { locked { $0._signedOut } }
   public func setQuotaFull(_ on: Bool) { locked { $0._quotaFull = on } }
   /// The chance that each call of the current step is the instant the process dies.
   public func setCrashChance(_ p: Double) { locked { $0._crashChance = p } }

@@ -33,6 +33,14 @@ extension SimulationRun {
     // bug: a person would look at a spinner for ever). Its machine is stopped (its calls hang).
     let watchdog = Task {
       try? await Task.sleep(for: .seconds(SimulationRun.stepDeadline))
+      // Waiting for a sign-in the location asked for is no liveness bug: the person signs in
+      // (the browser's prompt), and the step must then end by itself.
+      if !Task.isCancelled, !link.crashed, link.signedOut {
+        link.setSignedOut(false)
+        if settings.echo { print("      · \(m.name) waits for a sign-in: the person signs in") }
+        await m.engine.queue.resolve(domain: m.domain.identifier)
+        try? await Task.sleep(for: .seconds(SimulationRun.stepDeadline))
+      }
       if !Task.isCancelled { gate.open(SimulationRun.stuck) }
     }
     let result = await gate.wait()

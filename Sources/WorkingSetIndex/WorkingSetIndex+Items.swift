@@ -239,6 +239,13 @@ extension WorkingSetIndex {
         // Its folder is not indexed, but a folder above it is, in the trash (a file uploaded
         // into a folder trashed meanwhile, by this computer or another: folio-sim's seed 377).
         record.insideTrash = true
+      } else if record.parentIdentifier == ItemIdentifier.root.rawValue
+        || (existing.map { $0.parentIdentifier != record.parentIdentifier } ?? false)
+      {
+        // At the top, or moved to a folder the index does not know and under no trashed one:
+        // nothing says it is in the trash. (Moved out of a folder trashed here before the move
+        // was learned, it kept the old folder's mark, and left Recents: folio-sim, seed 150379.)
+        record.insideTrash = false
       }
     }
 

@@ -90,5 +90,14 @@ enum SimulationRegressions {
       seed: 105745,
       script: "1:makeFolder:c86fd887caf00615,1:makeFolder:af17fa814d22eb8e,0:makeFolder:b9399bace3d0cb1f,-1:remoteCreate:a101e9093f830863,1:open:2b5d56ec697bfbef,1:delete:48b6b933c3c6caa4,0:delete:e2f277acaa3637a5,-1:remoteDelete:5d51f44694d90dd0,1:sync:def5e87de844bbf,1:restore:ad9f093c23628bfe",
       bug: "a file shown in a folder deleted and restored elsewhere though the server no longer had it (passes since the stale-path fix)"),
+    Case(
+      seed: 3459, script: nil,
+      bug: "a conflict copy's lookup of its deleted original got a 503: the original's row stayed for ever (the lookup is retried now)"),
+    Case(
+      seed: 5537, script: nil,
+      bug: "an open waiting for the sign-in its location asked for (the oracle: the person signs in, and the open must end)"),
+    Case(
+      seed: 150379, script: nil,
+      bug: "a file moved out of a folder trashed here before the move was learned kept the trash mark and left Recents"),
   ]
 }

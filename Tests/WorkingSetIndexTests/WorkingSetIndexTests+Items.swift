@@ -205,6 +205,23 @@ import Testing
     #expect(try Fixture.ids(index.recents(limit: 5)) == ["b"])
   }
 
+  /// folio-sim's seed 150379: a file moved elsewhere out of a folder this computer then trashed,
+  /// the move learned later (an open): at the top, it is out of the trash and back in Recents.
+  @Test func aFileMovedOutOfATrashedFolderLeavesTheTrash() throws {
+    let index = try WorkingSetIndex.inMemory()
+    let folder = Fixture.folder("d", "/d", parent: ItemIdentifier.root.rawValue)
+    let file = Fixture.file("f", "/d/f.txt", parent: "d")
+    try index.upsert([folder, file], domain: Fixture.server, insertNew: true)
+    var trashed = Fixture.moved(folder, to: "/#trash/d", parent: ItemIdentifier.trash.rawValue)
+    trashed.originalPath = ItemPath("/d")
+    try index.upsert([trashed], domain: Fixture.server)
+    #expect(try index.item(domain: Fixture.server, identifier: file.identifier)?.isInsideTrash == true)
+    let atTop = Fixture.moved(file, to: "/f.txt", parent: ItemIdentifier.root.rawValue)
+    try index.recordUse(of: atTop, domain: Fixture.server, at: Fixture.date(5))
+    #expect(try index.item(domain: Fixture.server, identifier: file.identifier)?.isInsideTrash == false)
+    #expect(try Fixture.ids(index.recents(limit: 5)).contains("f"))
+  }
+
   /// folio-sim's seed 104933: a folder renamed elsewhere keeps its old path here until the change
   /// arrives; another folder took that name meanwhile. Trashing, moving or deleting the stale one
   /// must not take the other's files by their paths: a file used there left Recents.
