@@ -169,6 +169,10 @@ public final class NCursesTerminal: TerminalDevice {
       werase(window)
       clearok(folio_curscr(), true)
     }
+    var run = self.run
+    run.reserve(columns)
+    var plain = lastPlain
+    defer { self.run = run }
     for y in 0..<rows {
       var first = 0
       var last = columns - 1
@@ -183,8 +187,15 @@ public final class NCursesTerminal: TerminalDevice {
         let cell = screen[x, y]
         if cell.width == 1, let byte = cell.asciiByte, byte >= 0x20, byte < 0x7F {
           // Printable ASCII, nearly every cell: gathered into runs of one appearance, each copied
-          // into the window with one call (``ASCIIRun``).
-          let appearance = self.appearance(of: cell)
+          // into the window with one call (``ASCIIRun``). The run and the last plain role are
+          // locals here: a stored property's every access is an exclusivity check, per cell.
+          let appearance: RoleAppearance
+          if cell.ink == .plain, let known = plain, known.role == cell.role, known.background == cell.background {
+            appearance = known.appearance
+          } else {
+            appearance = self.appearance(of: cell)
+            plain = lastPlain
+          }
           if !run.continues(at: x, with: appearance) {
             run.flush(to: window, y: y)
             run.start(at: x, with: appearance)
@@ -315,6 +326,7 @@ public final class NCursesTerminal: TerminalDevice {
     guard !isShutDown else { return }
     isShutDown = true
     inputWatch.stop()
+    run.deallocate()
     if !isendwin() { endwin() }
     if !Self.hasAlternateScreen, let clear = folio_tigetstr("clear") {
       // No alternate screen (vt100): the last frame would stay, and the shell's prompt would land
