@@ -208,7 +208,7 @@ let package = Package(
     .target(
       name: "FolioCommandLine",
       dependencies: [
-        "FolioBuildInfo", "ProviderAPI", "WorkingSetIndex", "LocalProvider", "ProviderCore", "FolioConfig",
+        "FolioBuildInfo", "ProviderAPI", "WorkingSetIndex", "LocalProvider", "ProviderCore", "FolioConfig", "CFolioSystem",
         "BrowserUI", "BrowserApp", "TerminalBackend", "FolioServerProvider", "SFTPClient", "SFTPProvider",
         "S3Client", "S3Provider", "WebDAVClient", "WebDAVProvider", "ExtensionConformance", "ExtensionHost",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -282,8 +282,9 @@ public struct AppState: Sendable, Equatable {
   public var nextTicket: UInt64 = 1
   public var isQuitting = false
   public var spinnerPhase = 0
-  /// Dates are shown in this zone (tests fix it).
-  public var timeZone = TimeZone.current
+  /// Dates are shown in this zone (tests fix it); nil is the system's local time (``LocalTime``),
+  /// which needs no ICU before the first frame.
+  public var timeZone: TimeZone?
   /// Transfers of remote items, live from the sync engine (the `↓ 42%` badges). Kept beside the
   /// items, not in them: the list's pages are the provider's answers, the percent moves on.
   public var transfers: [ItemKey: TransferState] = [:]

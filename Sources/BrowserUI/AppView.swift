@@ -163,17 +163,18 @@ public enum AppView {
   }
 }
 
-enum DateText {
-  /// "2026-11-22 14:03" in the given time zone.
+public enum DateText {
+  /// "2026-11-22 14:03" in the given time zone, or in the system's local time when nil
+  /// (``LocalTime``: no ICU at launch).
   ///
   /// Every row of every frame shows one: computed with the zone's offset at that instant and the
   /// civil-from-days arithmetic (proleptic Gregorian), not a `Calendar` and `String(format:)` per
-  /// row, which cost more than the rest of a frame.
-  static func listed(_ d: Date?, _ tz: TimeZone) -> String {
+  /// row, which cost more than the rest of a frame. `folio ls` prints the same text.
+  public static func listed(_ d: Date?, _ tz: TimeZone?) -> String {
     guard let d else { return "-" }
     let seconds = d.timeIntervalSince1970
     guard seconds.isFinite, abs(seconds) < 1e15 else { return "-" }
-    let local = Int64(seconds.rounded(.down)) + Int64(tz.secondsFromGMT(for: d))
+    let local = Int64(seconds.rounded(.down)) + Int64(LocalTime.secondsFromGMT(for: d, in: tz))
     var days = local / 86_400
     var secondOfDay = local % 86_400
     if secondOfDay < 0 {
@@ -211,10 +212,10 @@ enum DateText {
     return String(decoding: bytes, as: UTF8.self)
   }
 
-  /// "14:03:07" in the given time zone (a retry today).
-  static func time(_ d: Date, _ tz: TimeZone) -> String {
+  /// "14:03:07" in the given time zone, or in local time when nil (a retry today).
+  static func time(_ d: Date, _ tz: TimeZone?) -> String {
     var cal = Calendar(identifier: .gregorian)
-    cal.timeZone = tz
+    cal.timeZone = tz ?? TimeZone(secondsFromGMT: LocalTime.secondsFromGMT(for: d)) ?? .gmt
     let c = cal.dateComponents([.hour, .minute, .second], from: d)
     return String(format: "%02d:%02d:%02d", c.hour ?? 0, c.minute ?? 0, c.second ?? 0)
   }

@@ -1,6 +1,12 @@
 import PreviewKit
 import ProviderAPI
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// One cell of the terminal grid.
 ///
 /// A wide character (CJK, emoji) occupies two cells: the first holds the character with width 2,
@@ -96,6 +102,15 @@ public struct Screen: Sendable, Equatable {
     let row = y * width
     return cells.withUnsafeBufferPointer { new in
       old.cells.withUnsafeBufferPointer { old in
+        // Most rows of a key's frame are unchanged: one `memcmp` of the row says so. Cells are
+        // plain bits, so equal bytes are equal cells; unequal bytes (padding a write left
+        // different) only send the row to the cell-by-cell comparison below. Cell by cell, a
+        // row of 200 was ~8,800 instructions, 50 of them every frame.
+        if let o = old.baseAddress, let n = new.baseAddress,
+          memcmp(o + row, n + row, columns * MemoryLayout<Cell>.stride) == 0
+        {
+          return nil
+        }
         var first = 0
         while first < columns && old[row + first] == new[row + first] { first += 1 }
         if first == columns { return nil }

@@ -95,7 +95,7 @@ public struct TransferState: Sendable, Equatable {
 
   /// One line for Info and the status line: "downloading 42%", "waiting to upload", "upload
   /// stopped: …".
-  public func describe(_ tz: TimeZone) -> String {
+  public func describe(_ tz: TimeZone?) -> String {
     let noun = direction == .download ? "download" : "upload"
     switch phase {
     case .queued: return "waiting to \(noun)"

@@ -1,3 +1,4 @@
+import BrowserUI
 import Foundation
 import ProviderAPI
 
@@ -18,13 +19,10 @@ enum HumanFormat {
     return v < 10 ? String(format: "%.1f %@", v, units[i]) : String(format: "%.0f %@", v, units[i])
   }
 
-  nonisolated(unsafe) static let dateFormatter: DateFormatter = {
-    let f = DateFormatter()
-    f.dateFormat = "yyyy-MM-dd HH:mm"
-    return f
-  }()
-
-  static func date(_ d: Date?) -> String { d.map(dateFormatter.string) ?? "-" }
+  /// "2026-11-22 14:03" in local time, the browser's own date text: a `DateFormatter` made ICU
+  /// build a date format (locale data, calendar, time-zone bundles) on every `folio ls`, a tenth
+  /// of a small folder's instructions (docs/BENCHMARKS.md, issue 13, fourth pass).
+  static func date(_ d: Date?) -> String { DateText.listed(d, nil) }
 
   static func pad(_ s: String, _ width: Int, right: Bool = false) -> String {
     let n = s.count

@@ -9,7 +9,7 @@ import PreviewKit
 #endif
 
 /// What one role looks like on this terminal: ncurses attributes and a color pair.
-struct RoleAppearance {
+struct RoleAppearance: Equatable {
   var attributes: attr_t
   var pair: Int32
 }

@@ -47,6 +47,8 @@ public final class NCursesTerminal: TerminalDevice {
   private var appearances: RoleAppearances
   /// The appearance of the last plain cell drawn in this frame (``draw(_:x:y:columns:)``).
   private var lastPlain: (role: StyleRole, background: StyleRole?, appearance: RoleAppearance)?
+  /// The run of printable ASCII cells being gathered for one `mvwadd_wchnstr` (``present(_:)``).
+  private var run = ASCIIRun()
   private let mouseEnabled: Bool
   /// What the terminal shows (after the last `present`); nil forces a full redraw.
   private var presented: Screen?
@@ -167,6 +169,10 @@ public final class NCursesTerminal: TerminalDevice {
       werase(window)
       clearok(folio_curscr(), true)
     }
+    var run = self.run
+    run.reserve(columns)
+    var plain = lastPlain
+    defer { self.run = run }
     for y in 0..<rows {
       var first = 0
       var last = columns - 1
@@ -179,6 +185,26 @@ public final class NCursesTerminal: TerminalDevice {
       var x = first
       while x <= last {
         let cell = screen[x, y]
+        if cell.width == 1, let byte = cell.asciiByte, byte >= 0x20, byte < 0x7F {
+          // Printable ASCII, nearly every cell: gathered into runs of one appearance, each copied
+          // into the window with one call (``ASCIIRun``). The run and the last plain role are
+          // locals here: a stored property's every access is an exclusivity check, per cell.
+          let appearance: RoleAppearance
+          if cell.ink == .plain, let known = plain, known.role == cell.role, known.background == cell.background {
+            appearance = known.appearance
+          } else {
+            appearance = self.appearance(of: cell)
+            plain = lastPlain
+          }
+          if !run.continues(at: x, with: appearance) {
+            run.flush(to: window, y: y)
+            run.start(at: x, with: appearance)
+          }
+          run.append(byte)
+          x += 1
+          continue
+        }
+        run.flush(to: window, y: y)
         if cell.isContinuation {
           // Only an orphan gets here (its wide character is not to its left): a blank keeps the grid.
           if x == 0 || screen[x - 1, y].width != 2 {
@@ -190,6 +216,7 @@ public final class NCursesTerminal: TerminalDevice {
         draw(cell, x: x, y: y, columns: columns)
         x += max(1, Int(cell.width))
       }
+      run.flush(to: window, y: y)
     }
     presented = screen
     wnoutrefresh(window)
@@ -203,19 +230,7 @@ public final class NCursesTerminal: TerminalDevice {
   /// which DisplayWidth counts as 2 and glibc as 1) gets a blank after it, so the grid stays where
   /// the views put it; a control character that slipped through becomes `?`.
   private func draw(_ cell: Cell, x: Int, y: Int, columns: Int) {
-    let appearance: RoleAppearance
-    if cell.ink == .plain {
-      // Neighbouring cells nearly always share their role: one dictionary lookup (a String's
-      // hash: the roles' raw values) per run of them instead of one per cell.
-      if let last = lastPlain, last.role == cell.role, last.background == cell.background {
-        appearance = last.appearance
-      } else {
-        appearance = appearances.appearance(of: cell.role, on: cell.background)
-        lastPlain = (cell.role, cell.background, appearance)
-      }
-    } else {
-      appearance = appearances.appearance(of: cell.role, ink: cell.ink)
-    }
+    let appearance = self.appearance(of: cell)
     if cell.width == 1, let byte = cell.asciiByte, byte >= 0x20, byte < 0x7F {
       // Printable ASCII, nearly every cell: one column wide for wcwidth too, no Glyph to build.
       Self.addASCII(byte, appearance: appearance, to: window, x: x, y: y)
@@ -235,6 +250,17 @@ public final class NCursesTerminal: TerminalDevice {
         put(Glyph(" "), x: x + pad, y: y, appearance: appearance)
       }
     }
+  }
+
+  /// The attributes and color pair a cell is drawn in.
+  private func appearance(of cell: Cell) -> RoleAppearance {
+    guard cell.ink == .plain else { return appearances.appearance(of: cell.role, ink: cell.ink) }
+    // Neighbouring cells nearly always share their role: one dictionary lookup (a String's
+    // hash: the roles' raw values) per run of them instead of one per cell.
+    if let last = lastPlain, last.role == cell.role, last.background == cell.background { return last.appearance }
+    let appearance = appearances.appearance(of: cell.role, on: cell.background)
+    lastPlain = (cell.role, cell.background, appearance)
+    return appearance
   }
 
   /// Nonisolated: closures made in a main-actor method get a check of the executor on entry
@@ -300,6 +326,7 @@ public final class NCursesTerminal: TerminalDevice {
     guard !isShutDown else { return }
     isShutDown = true
     inputWatch.stop()
+    run.deallocate()
     if !isendwin() { endwin() }
     if !Self.hasAlternateScreen, let clear = folio_tigetstr("clear") {
       // No alternate screen (vt100): the last frame would stay, and the shell's prompt would land

@@ -1,3 +1,4 @@
 import FolioCommandLine
 
-await FolioCommand.start()
+// Not an async top-level: its dispatch_main() would unwind the main thread (MainQueueLoop).
+MainQueueLoop.run { await FolioCommand.start() }

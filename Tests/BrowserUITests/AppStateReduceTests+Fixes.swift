@@ -157,4 +157,17 @@ import Testing
     }
     #expect(DateText.listed(nil, tz) == "-")
   }
+
+  /// No zone fixed: the offset is the C library's local time, which agrees with Foundation's
+  /// current zone (both read TZ or /etc/localtime) without asking ICU at launch.
+  @Test func noZoneIsTheLocalTime() {
+    var rng = SystemRandomNumberGenerator()
+    let current = TimeZone.current
+    for _ in 0..<300 {
+      let d = Date(timeIntervalSince1970: TimeInterval(Int.random(in: 0..<2_000_000_000, using: &rng)))
+      #expect(LocalTime.secondsFromGMT(for: d) == current.secondsFromGMT(for: d), "\(d) in \(current.identifier)")
+      #expect(DateText.listed(d, nil) == DateText.listed(d, current))
+    }
+    #expect(DateText.listed(nil, nil) == "-")
+  }
 }

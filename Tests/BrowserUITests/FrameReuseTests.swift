@@ -61,6 +61,24 @@ import Testing
     #expect(screen == Screen(width: 5, height: 2))
   }
 
+  /// Two grids drawn apart (the loop draws into the one the terminal no longer holds) compare
+  /// row by row: the same cells are unchanged, one changed byte or only a changed style is not.
+  @Test func rowsDrawnApartCompareByTheirCells() {
+    var old = Screen(width: 30, height: 2)
+    old.put("same text", x: 1, y: 0, role: .listRow)
+    var new = Screen(width: 30, height: 2)
+    new.put("other", x: 0, y: 1, role: .listSelected)
+    new.reset(width: 30, height: 2)
+    new.put("same text", x: 1, y: 0, role: .listRow)
+    #expect(new.changedColumns(inRow: 0, since: old, columns: 30) == nil)
+    #expect(new.changedColumns(inRow: 1, since: old, columns: 30) == nil)
+    new.put("S", x: 1, y: 0, role: .listRow)
+    #expect(new.changedColumns(inRow: 0, since: old, columns: 30) == 1...1)
+    var styled = old
+    styled.put("same text", x: 1, y: 0, role: .listSelected)
+    #expect(styled.changedColumns(inRow: 0, since: old, columns: 30) == 1...9)
+  }
+
   /// What the backend redraws of a row: exactly the cells that changed, widened over wide
   /// characters (old or new) so none is cut; nothing for a row that did not change.
   @Test func theChangedColumnsOfARow() {

@@ -264,4 +264,27 @@ import Testing
     #expect(missing.failedCleanly(), "\(missing)")
     #expect(missing.err.contains(s.path("nowhere")), "\(missing)")
   }
+
+  /// The date column is local time as the C library reads it (`TZ`), DST included: the same
+  /// instant reads differently in New York, Kolkata and UTC, as a Gregorian calendar in each zone
+  /// says (the command no longer builds an ICU date formatter; docs/DECISIONS.md).
+  @Test func datesAreInTheLocalTimeZone() throws {
+    let s = try Sandbox()
+    // Summer in New York (EDT, UTC-4) and winter (EST, UTC-5), a half-hour zone in Kolkata.
+    let instants = ["2024-07-04T03:30:00Z", "2024-01-15T03:30:00Z"]
+    for (i, iso) in instants.enumerated() { try s.file("f\(i).txt", "x", modified: Self.date(iso)) }
+    for zone in ["America/New_York", "Asia/Kolkata", "UTC"] {
+      let tz = try #require(TimeZone(identifier: zone))
+      var calendar = Calendar(identifier: .gregorian)
+      calendar.timeZone = tz
+      let listing = try s.folio("ls", environment: ["TZ": zone])
+      #expect(listing.succeeded, "\(listing)")
+      for (i, iso) in instants.enumerated() {
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: Self.date(iso))
+        let expected = String(format: "%04d-%02d-%02d %02d:%02d", c.year!, c.month!, c.day!, c.hour!, c.minute!)
+        let line = listing.outLines.first { $0.hasSuffix("f\(i).txt") } ?? ""
+        #expect(line.dropFirst(10).hasPrefix(expected), "\(zone): \(line)")
+      }
+    }
+  }
 }

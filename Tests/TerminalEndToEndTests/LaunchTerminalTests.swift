@@ -58,5 +58,24 @@ extension TerminalEndToEndTests {
       try term.send("q")
       try term.expectTerminalRestored(exitStatus: 0)
     }
-  }
+
+    /// The main thread drains the main queue itself (MainQueueLoop). `dispatch_main()` used to
+    /// `pthread_exit` it, a forced unwind through the binary's unwind tables (paged in for the
+    /// life of the process), and park it for good in `sigsuspend` from a thread-exit destructor.
+    @Test("The main thread waits on the main queue, not parked in sigsuspend by dispatch_main")
+    func mainThreadIsNotExited() throws {
+      let sandbox = try Sandbox()
+      try sandbox.file("alpha.txt", "a")
+      let term = try TmuxTerminal(sandbox)
+      try term.wait(forAll: ["alpha.txt", "1/1 item"])
+      let pid = try term.folioPID()
+      let waiting = try String(contentsOfFile: "/proc/\(pid)/task/\(pid)/wchan", encoding: .utf8)
+      #expect(!waiting.contains("sigsuspend"), "the main thread waits in \(waiting)")
+      // It still works for the main actor: a key redraws (the loop answers on the main thread).
+      try term.send("Tab")
+      try term.wait(for: "Nothing yet")
+      try term.send("q")
+      try term.expectTerminalRestored(exitStatus: 0)
+    }
+}
 }

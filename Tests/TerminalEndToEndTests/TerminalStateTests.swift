@@ -193,6 +193,39 @@ extension TerminalEndToEndTests {
       try term.expectTerminalRestored(exitStatus: 0)
     }
 
+    /// Printable ASCII is copied into ncurses a run at a time (`ASCIIRun`): each cell must keep
+    /// its own colors at the run's edges, and a frame drawn over the last one must leave exactly
+    /// what a full draw leaves.
+    @Test("Down then Up leaves every cell's character and colors as the first frame drew them")
+    func runsKeepEveryCellsStyle() throws {
+      let sandbox = try Sandbox()
+      try sandbox.file("Docs/inner.txt")
+      for name in ["alpha.txt", "beta.txt", "gamma.txt"] { try sandbox.file(name, name) }
+      let term = try TmuxTerminal(sandbox, width: 100, height: 30)
+      try term.wait(forAll: ["gamma.txt", "1/4 items"])
+      // Settled: two captures a poll apart agree, colors included (the launch's frame comes first).
+      var previous: StyledScreen?
+      try term.wait(until: "a settled frame") { _ in
+        let now = try term.captureCells()
+        defer { previous = now }
+        return now == previous
+      }
+      let first = try #require(previous)
+      // The selected row (Docs) is drawn in other colors than the row under it, cell for cell
+      // where both show a name.
+      let docsRow = try #require(first.rows.firstIndex { String($0.map(\.character)).contains("Docs/") })
+      let selected = first.visible[docsRow]
+      let below = first.visible[docsRow + 1]
+      #expect(Set(selected.map(\.background)) != Set(below.map(\.background)), "the selection has its own background")
+      try term.send("Down")
+      try term.wait(until: "the cursor on alpha.txt") { _ in try term.captureCells() != first }
+      try term.send("Up")
+      let last = try term.wait(until: "the first frame again") { _ in try term.captureCells() == first }
+      #expect(last.contains("Docs/"))
+      try term.send("q")
+      try term.expectTerminalRestored(exitStatus: 0)
+    }
+
     @Test("TERM=vt100 (no colors) works: text visible, keys work, the terminal is restored")
     func vt100() throws {
       let sandbox = try Sandbox()

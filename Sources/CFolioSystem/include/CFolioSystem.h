@@ -44,4 +44,13 @@ int folio_setup_utf8_ctype(void);
 /// exec. Glibc declares it only with _GNU_SOURCE / _DEFAULT_SOURCE, which Swift's Glibc module does not set.
 int folio_spawn_file_actions_addchdir(posix_spawn_file_actions_t *actions, const char *path);
 
+#if defined(__linux__)
+/// libdispatch's hooks for a run loop on the main thread (CoreFoundation's CFRunLoop uses them):
+/// the main queue's eventfd, readable when work is queued on it, and the call that runs that work.
+/// Declared in libdispatch's private headers only. `folio` drains the main queue with them
+/// instead of `dispatch_main()` (FolioCommandLine's MainQueueLoop).
+int _dispatch_get_main_queue_handle_4CF(void);
+void _dispatch_main_queue_callback_4CF(void *message);
+#endif
+
 #endif
