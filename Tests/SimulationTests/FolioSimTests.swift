@@ -39,7 +39,7 @@ import Testing
     return Result(status: p.terminationStatus, out: String(decoding: data, as: UTF8.self))
   }
 
-  /// CI's budget: seeds 0..<N in two processes (two cores), every one passing: 2 × 5,000 from
+  /// CI's budget: seeds 0..<N in two processes (two cores), every one passing: 2 × 2,500 from
   /// scripts/test (`FOLIO_SIM_SEEDS`, with the optimised build), 2 × 300 when run by hand on the
   /// debug build. A failure prints the seed, the shrunk trace and the command that replays it.
   @Test(arguments: [0, 1]) func aFixedBudgetOfSeedsPasses(half: Int) throws {
