@@ -19,7 +19,7 @@ final class SimulationExecutor: TaskExecutor, SchedulingExecutor, MainExecutor, 
   private let lock = NSLock()
   private var ready: [UnownedJob] = []
   private var readyHead = 0
-  private var timers: [(due: UInt64, order: UInt64, job: UnownedJob)] = []
+  private var timers = SimulationTimers()
   private var timerOrder: UInt64 = 0
   private var nowNanos: UInt64 = 0
   private var stray = 0
@@ -81,7 +81,7 @@ final class SimulationExecutor: TaskExecutor, SchedulingExecutor, MainExecutor, 
     lock.lock()
     if pthread_equal(pthread_self(), owner) == 0 { stray += 1 }
     timerOrder += 1
-    timers.append((nowNanos &+ nanos, timerOrder, unowned))
+    timers.insert(SimulationTimers.Timer(due: nowNanos &+ nanos, order: timerOrder, job: unowned))
     lock.unlock()
   }
 
@@ -110,12 +110,7 @@ final class SimulationExecutor: TaskExecutor, SchedulingExecutor, MainExecutor, 
       jobsRun += 1
       return job
     }
-    guard !timers.isEmpty else { return nil }
-    var best = 0
-    for i in timers.indices.dropFirst() where (timers[i].due, timers[i].order) < (timers[best].due, timers[best].order) {
-      best = i
-    }
-    let timer = timers.remove(at: best)
+    guard let timer = timers.popFirst() else { return nil }
     nowNanos = max(nowNanos, timer.due)
     jobsRun += 1
     return timer.job
