@@ -219,6 +219,13 @@ enum DurableFile {
 
   static func exists(_ url: URL) -> Bool { stamp(of: url) != nil }
 
+  /// How many names the regular file at `url` has (0 when there is none).
+  static func linkCount(of url: URL) -> Int {
+    var info = stat()
+    guard lstat(url.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return 0 }
+    return Int(info.st_nlink)
+  }
+
   /// `folio-sim`'s crash point before a durable file step (``DurableSteps``).
   static func willWrite(_ url: URL) throws(ProviderError) {
     if let step = DurableSteps.willWrite { try step(url.path, nil) }

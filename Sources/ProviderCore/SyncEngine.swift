@@ -140,7 +140,11 @@ public final class SyncEngine: Sendable {
       }
       if fresh {
         try index.updateContent(domain: domain.identifier, identifier: id) { $0.lastAccess = Date() }
-        if forOpen { try index.beginOpen(domain: domain.identifier, identifier: id, pid: queue.pid) }
+        if forOpen {
+          // Never a name of a staged upload's snapshot: an editor writes it in place.
+          try await store.unshare(domain: domain.identifier, identifier: id)
+          try index.beginOpen(domain: domain.identifier, identifier: id, pid: queue.pid)
+        }
         return local.url
       }
     }

@@ -99,5 +99,13 @@ enum SimulationRegressions {
     Case(
       seed: 150379, script: nil,
       bug: "a file moved out of a folder trashed here before the move was learned kept the trash mark and left Recents"),
+    Case(
+      seed: 112720,
+      script: "-1:remoteCreate:437fab9b8cef644a,1:edit:bced9b94808e835b,1:create:34381a1c880bde85:0.25,1:create:39b88eaebb3b0385,1:edit:e5a20369c0893549,1:open:a95fd9de1ef268bd:0.25,0:delete:fb62c159adf2bdc7,1:crash:2dade8473f9ee248,1:sync:a57e1b25376290ab:0.25,1:sync:ed619d508214c31c:0.25,1:edit:1259ddbcbfed7d68,0:editThenCrash:1d0dbc45b406fda5",
+      bug: "a crash after a created file's snapshot became its content: an edit in place changed the snapshot, and the resumed create was retried for ever"),
+    Case(
+      seed: 116964,
+      script: "1:create:944cb6f19baa17e0,1:sync:f1265f63d1ac2f3e:0.25,1:edit:29a4648162df5de3,-1:remoteEdit:e34aaada970a58c5",
+      bug: "path-keyed: the same, with a conflict copy whose create was cut short by a crash"),
   ]
 }
