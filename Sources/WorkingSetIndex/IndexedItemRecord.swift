@@ -133,14 +133,16 @@ struct IndexedItemRecord: Codable, Equatable, FetchableRecord, MutablePersistabl
 
 extension IndexedItemRecord {
   static func fetch(_ db: Database, domain: DomainIdentifier, identifier: ItemIdentifier) throws -> Self? {
-    try fetchOne(
-      db, sql: "SELECT * FROM item WHERE domain = ? AND identifier = ?",
-      arguments: [domain.rawValue, identifier.rawValue])
+    try SQLRequest<Self>(
+      sql: "SELECT * FROM item WHERE domain = ? AND identifier = ?",
+      arguments: [domain.rawValue, identifier.rawValue], cached: true
+    ).fetchOne(db)
   }
 
   static func fetch(_ db: Database, domain: DomainIdentifier, path: ItemPath) throws -> Self? {
-    try fetchOne(
-      db, sql: "SELECT * FROM item WHERE domain = ? AND path = ? ORDER BY id DESC LIMIT 1",
-      arguments: [domain.rawValue, Data(path.bytes)])
+    try SQLRequest<Self>(
+      sql: "SELECT * FROM item WHERE domain = ? AND path = ? ORDER BY id DESC LIMIT 1",
+      arguments: [domain.rawValue, Data(path.bytes)], cached: true
+    ).fetchOne(db)
   }
 }

@@ -6,6 +6,11 @@ import ProviderAPI
 struct TransferRecord: Codable, Equatable, FetchableRecord, MutablePersistableRecord {
   static let databaseTableName = "transfer"
 
+  /// The row with this id, through a cached statement (the queue reads one on every step).
+  static func fetch(_ db: Database, id: Int64) throws -> Self? {
+    try SQLRequest<Self>(sql: "SELECT * FROM transfer WHERE id = ?", arguments: [id], cached: true).fetchOne(db)
+  }
+
   var id: Int64?
   var domain: String
   var identifier: String

@@ -13,7 +13,7 @@ extension WorkingSetIndex {
   ///   live process.
   public func claimTransfer(_ id: Int64, pid: Int32, at date: Date = Date()) throws(ProviderError) -> Transfer? {
     try write("claiming transfer \(id)") { db in
-      guard let old = try TransferRecord.fetchOne(db, key: id) else { return nil }
+      guard let old = try TransferRecord.fetch(db, id: id) else { return nil }
       var transfer = old.transfer
       switch transfer.state {
       case .done, .failed: return nil

@@ -43,7 +43,7 @@ extension WorkingSetIndex {
     _ id: Int64, at date: Date = Date(), _ change: (inout Transfer) -> Void
   ) throws(ProviderError) -> Transfer {
     try write("updating transfer \(id)") { db in
-      guard let old = try TransferRecord.fetchOne(db, key: id) else { throw ProviderError.noSuchItem("transfer \(id)") }
+      guard let old = try TransferRecord.fetch(db, id: id) else { throw ProviderError.noSuchItem("transfer \(id)") }
       var transfer = old.transfer
       change(&transfer)
       transfer.updated = date
@@ -60,16 +60,16 @@ extension WorkingSetIndex {
   ///   - domain: One domain, or nil for all of them.
   public func pendingTransfers(domain: DomainIdentifier? = nil) throws(ProviderError) -> [Transfer] {
     try read("reading the transfer journal") { db in
-      try TransferRecord.fetchAll(
-        db, sql: "SELECT * FROM transfer WHERE state <> 'done' AND (?1 IS NULL OR domain = ?1) ORDER BY id",
-        arguments: [domain?.rawValue]
-      ).map(\.transfer)
+      try SQLRequest<TransferRecord>(
+        sql: "SELECT * FROM transfer WHERE state <> 'done' AND (?1 IS NULL OR domain = ?1) ORDER BY id",
+        arguments: [domain?.rawValue], cached: true
+      ).fetchAll(db).map(\.transfer)
     }
   }
 
   /// The transfer with this id, or nil.
   public func transfer(id: Int64) throws(ProviderError) -> Transfer? {
-    try read("reading transfer \(id)") { db in try TransferRecord.fetchOne(db, key: id)?.transfer }
+    try read("reading transfer \(id)") { db in try TransferRecord.fetch(db, id: id)?.transfer }
   }
 
   /// Removes a transfer from the journal.
