@@ -219,6 +219,19 @@ enum DurableFile {
 
   static func exists(_ url: URL) -> Bool { stamp(of: url) != nil }
 
+  /// The device and inode of a file: two names of one file have the same.
+  struct FileID: Equatable {
+    var device: UInt64
+    var inode: UInt64
+  }
+
+  /// The ``FileID`` of the regular file at `url` (not following a symlink), or nil.
+  static func fileID(of url: URL) -> FileID? {
+    var info = stat()
+    guard lstat(url.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+    return FileID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+  }
+
   /// How many names the regular file at `url` has (0 when there is none).
   static func linkCount(of url: URL) -> Int {
     var info = stat()

@@ -15,6 +15,10 @@ extension ContentStoreTests {
     let f = try SyncFixture()
     let item = await f.memory.add(ItemName("notes.txt"), content: Data("first".utf8))
     let staged = try await f.store.stage(try f.source("notes.txt", "first"), domain: SyncFixture.cloud)
+    // The create's journal row, still there: the crash came before its bookkeeping ended.
+    _ = try f.index.enqueueTransfer(
+      .upload, domain: SyncFixture.cloud, identifier: Transfer.newPlaceholder(), stagedPath: ItemPath(staged.url.path),
+      bytesTotal: staged.size, parent: .root, name: ItemName("notes.txt"), sha256: staged.sha256)
     try f.store.adopt(staged, as: item, domain: SyncFixture.cloud)
     let materialized = f.store.fileURL(domain: SyncFixture.cloud, identifier: item.identifier)
     #expect(DurableFile.linkCount(of: materialized) == 2)
@@ -33,5 +37,20 @@ extension ContentStoreTests {
     #expect(try Data(contentsOf: staged.url) == Data("first".utf8))
     #expect(try DurableFile.digest(of: staged.url).sha256 == staged.sha256)
     #expect(try await f.engine.noticeEdits(item, in: f.domain) != nil)
+  }
+
+  /// An opener's own second name of the stored file (`OpenedCopy`'s link, kept for a detached
+  /// editor) is no snapshot: the file is not copied away from under it.
+  @Test func anOpenersLinkIsNotCopiedAway() async throws {
+    let f = try SyncFixture()
+    let item = await f.memory.add(ItemName("notes.txt"), content: Data("first".utf8))
+    _ = try await f.engine.materialize(item, in: f.domain, forOpen: true)
+    _ = try await f.engine.noticeEdits(item, in: f.domain)
+    let stored = f.store.fileURL(domain: SyncFixture.cloud, identifier: item.identifier)
+    let openerName = f.root.appendingPathComponent("notes.txt")
+    #expect(link(stored.path, openerName.path) == 0)
+    let opened = try await f.engine.materialize(item, in: f.domain, forOpen: true)
+    #expect(DurableFile.linkCount(of: opened) == 2)
+    #expect(DurableFile.fileID(of: opened) == DurableFile.fileID(of: openerName))
   }
 }
