@@ -77,6 +77,14 @@ public final class SimulationRun: @unchecked Sendable {
   /// list where it went (docs/DECISIONS.md), so what a machine noted survives only its own moves.
   var movers: [ItemIdentifier: Set<Int>] = [:]
 
+  /// How many machines a run of these settings has: the seed's first draws, made as ``init`` makes
+  /// them (a script naming a machine the seed lacks is refused before it runs, not cut short).
+  public static func machineCount(_ settings: Settings) -> Int {
+    var random = SimulationRandom(seed: settings.seed)
+    _ = settings.kind ?? random.pick(StorageKind.all)
+    return settings.machines ?? (random.chance(0.5) ? 2 : 3)
+  }
+
   public init(_ settings: Settings, steps given: [SimulationStep]? = nil) throws {
     self.settings = settings
     var random = SimulationRandom(seed: settings.seed)

@@ -76,6 +76,16 @@ struct FolioSim: ParsableCommand {
   }
 
   func run() throws {
+    if let seed, let given = script.flatMap(SimulationDriver.parseScript) {
+      let count = SimulationRun.machineCount(settings(seed, URL(fileURLWithPath: "/")))
+      if let bad = given.first(where: { $0.machine < -1 || $0.machine >= count }) {
+        FileHandle.standardError.write(
+          Data(
+            "folio-sim: the script names machine \(bad.machine), and seed \(seed) has \(count) (0 to \(count - 1), -1 the remote actor): replay a script with the seed it was printed for\n"
+              .utf8))
+        throw ExitCode(64)
+      }
+    }
     let root: URL
     if let scratch {
       root = URL(fileURLWithPath: scratch)

@@ -82,5 +82,8 @@ import Testing
     #expect(r.status != 0 && r.out.contains("unknown storage kind 'floppy'"), "\(r.out)")
     let help = try Self.sim(["--help"])
     #expect(help.status == 0 && help.out.contains("--seeds") && help.out.contains("--script"), "\(help.out)")
+    // A script of another seed's machines: refused, not cut short to the machines there are.
+    let absent = try Self.sim(["--seed", "1", "--machines", "2", "--script=5:edit:12"])
+    #expect(absent.status == 64 && absent.out.contains("names machine 5"), "\(absent.out)")
   }
 }
