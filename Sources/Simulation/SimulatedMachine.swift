@@ -36,6 +36,12 @@ public final class SimulatedMachine: @unchecked Sendable {
   var contentRoot: URL { folder.appendingPathComponent("cache/content", isDirectory: true) }
   public var pid: Int32 { Self.pid(machine: number, incarnation: incarnation) }
 
+  /// The simulated process a task belongs to (its pid): set around every call into a machine's
+  /// engine, and inherited by every task the engine starts from there. A crashed process's tasks
+  /// that still run (a backoff's sleep ending) carry the old pid, and their durable steps are
+  /// refused like its index's writes: a dead process touches nothing on disk.
+  @TaskLocal public static var process: Int32?
+
   /// Process ids no real process has (above Linux's pid_max), one per machine and run.
   static func pid(machine: Int, incarnation: Int) -> Int32 { Int32(1_500_000_000 + machine * 100_000 + incarnation) }
 
@@ -105,7 +111,7 @@ public final class SimulatedMachine: @unchecked Sendable {
     (link, index, engine, items, domain) = parts
     restarting = false
     ProcessLiveness.simulated.withLock { $0 = ($0 ?? []).union([pid]) }
-    await engine.recover()
+    await Self.$process.withValue(pid) { await engine.recover() }
   }
 }
 

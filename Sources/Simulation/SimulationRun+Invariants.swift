@@ -46,19 +46,20 @@ extension SimulationRun {
       m.link.setOffline(false)
       m.link.setSignedOut(false)
       m.link.setQuotaFull(false)
-      await m.engine.queue.resolve(domain: m.domain.identifier)
+      await SimulatedMachine.$process.withValue(m.pid) { await m.engine.queue.resolve(domain: m.domain.identifier) }
     }
     var lastState = ""
     for round in 1...8 {
       for m in machines {
-        let report = await m.engine.queue.drain()
-        let summary: String
-        do throws(ProviderError) {
-          let s = try await m.engine.syncChanges(of: m.domain.identifier, allowMassDeletion: false)
-          summary = "\(s.updated) updated, \(s.deleted) deleted, \(s.heldDeletions) held"
-          ambiguousMoves[m.number] = Set(s.ambiguousMoves)
-        } catch {
-          summary = "sync failed: \(error.message)"
+        let (report, summary) = await SimulatedMachine.$process.withValue(m.pid) {
+          let report = await m.engine.queue.drain()
+          do throws(ProviderError) {
+            let s = try await m.engine.syncChanges(of: m.domain.identifier, allowMassDeletion: false)
+            ambiguousMoves[m.number] = Set(s.ambiguousMoves)
+            return (report, "\(s.updated) updated, \(s.deleted) deleted, \(s.heldDeletions) held")
+          } catch {
+            return (report, "sync failed: \(error.message)")
+          }
         }
         log("round \(round) \(m.name): \(report.completed.count) done, \(report.unfinished.count) left; \(summary)")
       }

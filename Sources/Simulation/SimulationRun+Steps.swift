@@ -28,7 +28,9 @@ extension SimulationRun {
     link.whenCrashed { gate.open(nil) }
     link.setCrashChance(step.crashChance)
     let r = random
-    Task { gate.open(await self.act(step.action, on: m, r)) }
+    SimulatedMachine.$process.withValue(m.pid) {
+      _ = Task { gate.open(await self.act(step.action, on: m, r)) }
+    }
     // A step still going after a simulated day waits for something that never comes (a liveness
     // bug: a person would look at a spinner for ever). Its machine is stopped (its calls hang).
     let watchdog = Task {
@@ -38,7 +40,7 @@ extension SimulationRun {
       if !Task.isCancelled, !link.crashed, link.signedOut {
         link.setSignedOut(false)
         if settings.echo { print("      · \(m.name) waits for a sign-in: the person signs in") }
-        await m.engine.queue.resolve(domain: m.domain.identifier)
+        await SimulatedMachine.$process.withValue(m.pid) { await m.engine.queue.resolve(domain: m.domain.identifier) }
         try? await Task.sleep(for: .seconds(SimulationRun.stepDeadline))
       }
       if !Task.isCancelled { gate.open(SimulationRun.stuck) }

@@ -61,6 +61,8 @@ public final class SimulationRun: @unchecked Sendable {
   var machines: [SimulatedMachine] = []
   var trace: [String] = []
   var crashes = 0
+  /// Durable steps refused to tasks of crashed processes (the trace says which).
+  var zombieSteps = 0
   var counter = 0
   let folder: URL
   /// Per machine, the last tags and favorite it set on an item (by the server's own identifier),
@@ -127,6 +129,11 @@ public final class SimulationRun: @unchecked Sendable {
     guard let m = machines.first(where: { path.hasPrefix($0.folder.path + "/") }), !m.restarting else { return }
     let dead = ProviderError(.ioError, "\(m.name)'s process is dead (folio-sim)")
     if let writer, writer != m.index.writerIdentity { throw dead }
+    if let process = SimulatedMachine.process, process != m.pid, process / 100_000 == m.pid / 100_000 {
+      zombieSteps += 1
+      if settings.echo { print("      · a task of \(m.name)'s dead process \(process) is refused \(path.dropFirst(m.folder.path.count))") }
+      throw dead
+    }
     if m.link.crashed { throw dead }
     if m.link.diesBeforeDurableStep() {
       if settings.echo { print("      · \(m.name) dies before writing \(path.dropFirst(m.folder.path.count))") }
