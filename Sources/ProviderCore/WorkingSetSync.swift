@@ -216,6 +216,14 @@ public actor WorkingSetSync {
       visible.append(item.identifier)
     }
     if !changed.isEmpty { try index.upsert(changed, domain: domain, insertNew: true) }
+    // A folder the index does not keep whose children it does: its move or trashing moves them.
+    // Passed over, they kept the old path and read as live when the folder had gone into a
+    // folder trashed here (folio-sim, seed 161827).
+    let unindexedFolders = candidates.filter { $0.isFolder && !indexed.contains($0.identifier) && !Self.qualifies($0) }
+    let parents = try index.unindexedFoldersWithChildren(among: unindexedFolders.map(\.identifier), domain: domain)
+    if !parents.isEmpty {
+      try index.upsert(unindexedFolders.filter { parents.contains($0.identifier) }, domain: domain, insertNew: false)
+    }
     for item in unfavorited { try index.setFavoriteRank(nil, item: item, domain: domain) }
     // The storage's tags, as its listing states them (upsert adds tags but never removes one).
     // Tags that only the index held (set before Folio put tags on this storage) are kept: they

@@ -39,4 +39,28 @@ extension WorkingSetIndex {
       return known
     }
   }
+
+  /// Which of these folders the index has no row for but holds children of (rows whose
+  /// `parentIdentifier` names them). A change to such a folder — moved, or put in the trash — is
+  /// its children's change too, though the index does not keep the folder itself.
+  public func unindexedFoldersWithChildren(among identifiers: [ItemIdentifier], domain: DomainIdentifier)
+    throws(ProviderError) -> Set<ItemIdentifier>
+  {
+    guard !identifiers.isEmpty else { return [] }
+    return try read("looking up the children of \(identifiers.count) folder(s)") { db in
+      var parents: Set<ItemIdentifier> = []
+      for chunk in Self.chunks(identifiers.map(\.rawValue)) {
+        let found = try String.fetchAll(
+          db,
+          sql: """
+            SELECT DISTINCT c.parentIdentifier FROM item AS c
+            WHERE c.domain = ? AND c.parentIdentifier IN (\(Self.placeholders(chunk.count)))
+              AND NOT EXISTS (SELECT 1 FROM item AS f WHERE f.domain = c.domain AND f.identifier = c.parentIdentifier)
+            """,
+          arguments: StatementArguments([domain.rawValue] + chunk))
+        for id in found { parents.insert(ItemIdentifier(id)) }
+      }
+      return parents
+    }
+  }
 }

@@ -160,6 +160,15 @@ extension WorkingSetIndex {
     return (row["isTrashed"] as Bool? ?? false) || (row["insideTrash"] as Bool? ?? false)
   }
 
+  /// Where the index's rows say a folder is: the folder of the path of one of its children (by
+  /// `parentIdentifier`), or nil when it has none indexed.
+  static func folderPath(ofChildrenOf identifier: ItemIdentifier, domain: DomainIdentifier, in db: Database) throws -> ItemPath? {
+    try Data.fetchOne(
+      db, sql: "SELECT path FROM item WHERE domain = ? AND parentIdentifier = ? LIMIT 1",
+      arguments: [domain.rawValue, identifier.rawValue]
+    ).map { ItemPath(bytes: Array($0)).parent }
+  }
+
   /// Whether an indexed row in the trash sits at one of `path`'s ancestors.
   static func hasTrashedAncestor(_ path: ItemPath, domain: DomainIdentifier, in db: Database) throws -> Bool {
     var ancestors: [Data] = []
@@ -205,8 +214,10 @@ extension WorkingSetIndex {
     }
     // A trashed item the index never had still names where it was: its indexed descendants are
     // found there (a folder trashed elsewhere whose files this computer uses).
+    // A folder the index does not keep is where its indexed children's paths say it was.
     let oldPath =
-      existing.map { ItemPath(bytes: Array($0.path)) } ?? previousPath ?? (item.isTrashed ? item.originalPath : nil)
+      try existing.map { ItemPath(bytes: Array($0.path)) } ?? previousPath ?? (item.isTrashed ? item.originalPath : nil)
+      ?? (item.isFolder ? Self.folderPath(ofChildrenOf: item.identifier, domain: domain, in: db) : nil)
     guard existing != nil || insertNew else {
       if let oldPath {
         try DescendantPaths.rewrite(

@@ -103,7 +103,8 @@ struct FolioSim: ParsableCommand {
       if failures < 0 { print("folio-sim: the simulation stopped with tasks waiting for ever (a liveness bug)") }
       throw ExitCode(1)
     }
-    try? FileManager.default.removeItem(at: root)
+    // With --keep the runs' folders stay, and so does the folder holding them (and says where).
+    if keep { print("  files: \(root.path)") } else { try? FileManager.default.removeItem(at: root) }
   }
 
   func settings(_ seed: UInt64, _ root: URL) -> SimulationRun.Settings {

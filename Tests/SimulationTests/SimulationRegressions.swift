@@ -107,5 +107,9 @@ enum SimulationRegressions {
       seed: 116964,
       script: "1:create:944cb6f19baa17e0,1:sync:f1265f63d1ac2f3e:0.25,1:edit:29a4648162df5de3,-1:remoteEdit:e34aaada970a58c5",
       bug: "path-keyed: the same, with a conflict copy whose create was cut short by a crash"),
+    Case(
+      seed: 161827,
+      script: "2:makeFolder:26218cbd38a9d622,0:makeFolder:a75ca33d44f1143c,1:create:f990dd86f2dfc82a,-1:remoteCreate:998799c799079ccb,2:edit:e8c48edfaef17abe,-1:remoteEdit:78475b17f4bf0628,2:edit:56c60f9435e4dc79,2:edit:4340e65ef003448e,1:sync:bf044739a9c222c2,2:sync:1ba12fb6cc77a7ba,-1:remoteDelete:66292dd2f1d0a07f,1:move:1300b651e960d98e,2:delete:63c8fbfef58964f2:0.25",
+      bug: "files of a folder the index did not keep kept their path and read as live when the folder moved into a folder trashed here"),
   ]
 }

@@ -222,6 +222,25 @@ import Testing
     #expect(try Fixture.ids(index.recents(limit: 5)).contains("f"))
   }
 
+  /// folio-sim's seed 161827: the index keeps files of a folder but not the folder. The folder
+  /// moved elsewhere into a folder this computer trashed: the folder's change (applied without
+  /// inserting it) takes its files to their new paths, inside the trash, out of Recents.
+  @Test func aFolderTheIndexDoesNotKeepTakesItsFilesAlong() throws {
+    let index = try WorkingSetIndex.inMemory()
+    let trashed = Fixture.folder("t", "/#trash/docs", parent: ItemIdentifier.trash.rawValue)
+    try index.upsert([trashed], domain: Fixture.server, insertNew: true)
+    let file = Fixture.file("f", "/emoji/todo.md", parent: "e")
+    try index.recordUse(of: file, domain: Fixture.server, at: Fixture.date(1))
+    #expect(try index.unindexedFoldersWithChildren(among: ["e", "t", "x"].map(ItemIdentifier.init), domain: Fixture.server) == [ItemIdentifier("e")])
+    let folder = Fixture.folder("e", "/#trash/docs/emoji", parent: "t")
+    #expect(try index.upsert([folder], domain: Fixture.server, insertNew: false) == 0)
+    let row = try #require(try index.item(domain: Fixture.server, identifier: file.identifier))
+    #expect(row.path.lossyString == "/#trash/docs/emoji/todo.md")
+    #expect(row.isInsideTrash)
+    #expect(try index.item(domain: Fixture.server, identifier: folder.identifier) == nil)
+    #expect(try !Fixture.ids(index.recents(limit: 5)).contains("f"))
+  }
+
   /// folio-sim's seed 104933: a folder renamed elsewhere keeps its old path here until the change
   /// arrives; another folder took that name meanwhile. Trashing, moving or deleting the stale one
   /// must not take the other's files by their paths: a file used there left Recents.
