@@ -225,8 +225,14 @@ extension WorkingSetIndex {
           insideTrash: item.isTrashed)
       }
       if item.isFolder {
-        // And by their folder, for rows the path does not cover (folio-sim's seed 302).
-        let inTrash = try item.isTrashed || Self.isInTrash(item.parentIdentifier, domain: domain, in: db)
+        // And by their folder, for rows the path does not cover (folio-sim's seed 302). Where its
+        // folder is not indexed either, an indexed folder in the trash above its path says it is
+        // in the trash: taken for out of it, the files of a folder inside a folder trashed here
+        // left the trash (folio-sim, seed 100956).
+        let inTrash =
+          try item.isTrashed
+          || (Self.trashState(of: item.parentIdentifier, domain: domain, in: db)
+            ?? Self.hasTrashedAncestor(item.path, domain: domain, in: db))
         try DescendantPaths.markInsideTrash(
           inTrash, under: item.identifier.rawValue, at: item.path, domain: domain.rawValue, in: db)
       }

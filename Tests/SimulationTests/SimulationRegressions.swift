@@ -111,5 +111,9 @@ enum SimulationRegressions {
       seed: 161827,
       script: "2:makeFolder:26218cbd38a9d622,0:makeFolder:a75ca33d44f1143c,1:create:f990dd86f2dfc82a,-1:remoteCreate:998799c799079ccb,2:edit:e8c48edfaef17abe,-1:remoteEdit:78475b17f4bf0628,2:edit:56c60f9435e4dc79,2:edit:4340e65ef003448e,1:sync:bf044739a9c222c2,2:sync:1ba12fb6cc77a7ba,-1:remoteDelete:66292dd2f1d0a07f,1:move:1300b651e960d98e,2:delete:63c8fbfef58964f2:0.25",
       bug: "files of a folder the index did not keep kept their path and read as live when the folder moved into a folder trashed here"),
+    Case(
+      seed: 100956,
+      script: "1:makeFolder:f785f78da2d988,2:makeFolder:52914913623e13f4,-1:remoteCreate:a4085dde3ee8ba85,-1:remoteCreate:2e60eac022b6bf16,2:makeFolder:310057903dc0bfe6,2:create:679a469c270fd226,2:makeFolder:123c2398fb3eaace,2:delete:7cfbc4db2f2df08d",
+      bug: "(the fix of 161827) a change to such a folder, its own folder not indexed, took its files out of the trash a folder above it was in"),
   ]
 }

@@ -241,6 +241,26 @@ import Testing
     #expect(try !Fixture.ids(index.recents(limit: 5)).contains("f"))
   }
 
+  /// folio-sim's seed 100956: the same kind of folder, inside a folder trashed here, its own
+  /// folder not indexed either: an indexed trashed folder above its path keeps its files in
+  /// the trash (they were taken out of it, and shown as live).
+  @Test func aFolderTheIndexDoesNotKeepUnderATrashedFolderKeepsItsFilesInTheTrash() throws {
+    let index = try WorkingSetIndex.inMemory()
+    let trashed = Fixture.folder("a", "/#trash/Archive", parent: ItemIdentifier.trash.rawValue)
+    try index.upsert([trashed], domain: Fixture.server, insertNew: true)
+    let file = Fixture.file("f", "/#trash/Archive/tmp/emoji/cafe.txt", parent: "e")
+    try index.recordUse(of: file, domain: Fixture.server, at: Fixture.date(1))
+    #expect(try index.item(domain: Fixture.server, identifier: file.identifier)?.isInsideTrash == true)
+    let folder = Fixture.folder("e", "/#trash/Archive/tmp/emoji", parent: "tmp")
+    try index.upsert([folder], domain: Fixture.server, insertNew: false)
+    #expect(try index.item(domain: Fixture.server, identifier: file.identifier)?.isInsideTrash == true)
+    // Put back elsewhere (its folder still unknown, nothing trashed above it): out of the trash.
+    let restored = Fixture.folder("e", "/tmp/emoji", parent: "tmp")
+    try index.upsert([restored], domain: Fixture.server, insertNew: false)
+    let row = try #require(try index.item(domain: Fixture.server, identifier: file.identifier))
+    #expect(!row.isInsideTrash && row.path.lossyString == "/tmp/emoji/cafe.txt")
+  }
+
   /// folio-sim's seed 104933: a folder renamed elsewhere keeps its old path here until the change
   /// arrives; another folder took that name meanwhile. Trashing, moving or deleting the stale one
   /// must not take the other's files by their paths: a file used there left Recents.
