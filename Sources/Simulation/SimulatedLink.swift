@@ -249,7 +249,13 @@ public class SimulatedLink: Provider, @unchecked Sendable {
     let item = try await backing.fetchContents(identifier, version: version, to: destination, progress: progress)
     if draw(locked { $0._faults.errorPage }) {
       locked { $0.faultCount += 1 }
-      try? Data("<html><body>502 Bad Gateway</body></html>\n".utf8).write(to: destination)
+      // Never exactly the file's announced size: a storage that states no hash leaves the size as
+      // the only check, and bytes of the right length are indistinguishable from the file. The
+      // 42-byte page once stood for a 42-byte file, and an edit built on it was blamed on the
+      // engine (folio-sim, seed 188905).
+      var page = Data("<html><body>502 Bad Gateway</body></html>\n".utf8)
+      if Int64(page.count) == item.documentSize { page.append(0x0A) }
+      try? page.write(to: destination)
     }
     try await leave("a download")
     return item

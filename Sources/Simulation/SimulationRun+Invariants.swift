@@ -84,7 +84,7 @@ extension SimulationRun {
     let entries = await server.entries()
     let onServer = Set(entries.compactMap { $0.content.map(SimulationLedger.hash) })
     for v in ledger.heads where !onServer.contains(v.hash) {
-      ledger.violation("at quiescence: a saved version is not on the server (nor in its trash): \(v.origin)")
+      ledger.violation("at quiescence: a saved version is not on the server (nor in its trash): \(v.origin) (\(v.hash.prefix(8)))")
     }
     let byInner = Dictionary(entries.map { ($0.item.identifier, $0) }, uniquingKeysWith: { a, _ in a })
     for m in machines {

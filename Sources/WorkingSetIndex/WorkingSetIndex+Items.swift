@@ -82,8 +82,7 @@ extension WorkingSetIndex {
         // file"), and on path-keyed storage a new item made at the same path took the deleted
         // one's identifier, so the edits went into it (folio-sim, seed 100635).
         let below = try DescendantPaths.members(
-          of: [identifier.rawValue], at: ItemPath(bytes: Array(record.path)), domain: domain.rawValue, underPathOnly: false,
-          in: db)
+          of: [identifier.rawValue], at: ItemPath(bytes: Array(record.path)), domain: domain.rawValue, in: db)
         for row in try [record] + IndexedItemRecord.fetchAll(db, keys: below.map(\.id)) {
           try QueuedEdits.keepAsNewFile(
             db, domain: domain.rawValue, of: row.identifier, as: row.identifier, in: row.parentIdentifier, named: row.name)

@@ -115,5 +115,13 @@ enum SimulationRegressions {
       seed: 100956,
       script: "1:makeFolder:f785f78da2d988,2:makeFolder:52914913623e13f4,-1:remoteCreate:a4085dde3ee8ba85,-1:remoteCreate:2e60eac022b6bf16,2:makeFolder:310057903dc0bfe6,2:create:679a469c270fd226,2:makeFolder:123c2398fb3eaace,2:delete:7cfbc4db2f2df08d",
       bug: "(the fix of 161827) a change to such a folder, its own folder not indexed, took its files out of the trash a folder above it was in"),
+    Case(
+      seed: 193257,
+      script: "1:makeFolder:fca96bd0b627b82b:0.25,1:makeFolder:c40f84db95be5c0c,1:sync:a377c443fac00a36,0:create:579db387b288b81f,0:create:5f58531258634608,1:makeFolder:7dff8faa2d9b8a3a,0:create:420c18cc8f972e0c,0:tag:9247b78317db20c6,0:sync:5ee9a70576cc0cf9,1:rename:bede930d5020b7bf,0:pin:e99042a20ccc8bc,0:makeFolder:64af057884e7da6d,0:makeFolder:1d594198e7a07aa,1:delete:6b3c2723eb227591",
+      bug: "files of one folder the index did not keep, at two paths (one refreshed alone): trashing the folder above took only those at its old path"),
+    Case(
+      seed: 188905,
+      script: "0:create:c418935ce7998929,0:crash:75500743c4466855,0:makeFolder:c1d0e9e96a2d3be4:0.25,0:sync:2a1f71f7e927129b,0:crash:22edfd138ad89aea,1:create:b5e9763db3c9fcaf,1:sync:36374a036c31a322,0:editThenCrash:1dc2925ae2602462,0:delete:c239d9cac3279359:0.25,0:edit:b346b08654a8d831",
+      bug: "(the simulator) an error page served as a download was exactly as long as the file, which no storage without a hash can tell apart; an edit built on it was blamed on the engine"),
   ]
 }

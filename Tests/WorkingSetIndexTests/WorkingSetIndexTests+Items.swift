@@ -261,6 +261,41 @@ import Testing
     #expect(!row.isInsideTrash && row.path.lossyString == "/tmp/emoji/cafe.txt")
   }
 
+  /// folio-sim's seed 193257: two files of a folder the index does not keep, one refreshed alone
+  /// after the folder above was renamed elsewhere (a pin looked it up at its new path), the other
+  /// still at the old path. The folder above is then trashed: both go into the trash with it,
+  /// not only the one its old path covers.
+  @Test func filesOfOneUnkeptFolderAtDifferentPathsGoTogether() throws {
+    let index = try WorkingSetIndex.inMemory()
+    let archive = Fixture.folder("a", "/Archive", parent: ItemIdentifier.root.rawValue)
+    try index.upsert([archive], domain: Fixture.server, insertNew: true)
+    let stale = Fixture.file("n", "/Archive/emoji/Notes.TXT", parent: "e")
+    let refreshed = Fixture.file("c", "/docs/emoji/café.txt", parent: "e")
+    try index.recordUse(of: stale, domain: Fixture.server, at: Fixture.date(1))
+    try index.recordUse(of: refreshed, domain: Fixture.server, at: Fixture.date(2))
+    var trashed = Fixture.moved(archive, to: "/#trash/docs", parent: ItemIdentifier.trash.rawValue)
+    trashed.originalPath = ItemPath("/docs")
+    try index.upsert([trashed], domain: Fixture.server)
+    for (file, path) in [(stale, "/#trash/docs/emoji/Notes.TXT"), (refreshed, "/#trash/docs/emoji/café.txt")] {
+      let row = try #require(try index.item(domain: Fixture.server, identifier: file.identifier))
+      #expect(row.path.lossyString == path)
+      #expect(row.isInsideTrash)
+    }
+    #expect(try Set(Fixture.ids(index.recents(limit: 5))).isDisjoint(with: ["n", "c"]))
+  }
+
+  /// A file made in a folder after the folder was renamed elsewhere has the newer path; when the
+  /// folder's last move arrives, the file follows its folder by identifier, whatever its path.
+  @Test func aChildWithANewerPathFollowsItsFolder() throws {
+    let index = try WorkingSetIndex.inMemory()
+    let folder = Fixture.folder("d", "/a", parent: ItemIdentifier.root.rawValue)
+    try index.upsert([folder], domain: Fixture.server, insertNew: true)
+    let child = Fixture.file("x", "/b/x.txt", parent: "d")
+    try index.recordUse(of: child, domain: Fixture.server, at: Fixture.date(1))
+    try index.upsert([Fixture.moved(folder, to: "/c")], domain: Fixture.server)
+    #expect(try index.item(domain: Fixture.server, identifier: child.identifier)?.path.lossyString == "/c/x.txt")
+  }
+
   /// folio-sim's seed 104933: a folder renamed elsewhere keeps its old path here until the change
   /// arrives; another folder took that name meanwhile. Trashing, moving or deleting the stale one
   /// must not take the other's files by their paths: a file used there left Recents.
