@@ -251,17 +251,25 @@ extension WorkingSetIndex {
 
   /// Creates the whole schema of a database that has nothing in it, in one transaction, and
   /// records every migration as applied exactly as `DatabaseMigrator` does (its `grdb_migrations`
-  /// table), so the migrator finds nothing left to do — now and in later versions. The same
-  /// bodies run in the same order as the migrator would run them; an index that already has
-  /// anything in it is left to the migrator.
+  /// table), so the migrator finds nothing left to do — now and in later versions. The schema is
+  /// ``finalSchema`` (the migrations' result as one script) while it covers every landed migration,
+  /// else the migrations' bodies in order; an index that already has anything in it is left to
+  /// the migrator.
   ///
   /// - Returns: true when the database was new and is now migrated.
   static func migrateNewDatabase(_ writer: any DatabaseWriter) throws -> Bool {
     try writer.write { db in
       guard try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") == 0 else { return false }
-      try db.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
-      for (identifier, migrate) in landedMigrations {
-        try migrate(db)
+      let migrations = landedMigrations
+      if migrations.map(\.0) == finalSchemaMigrations {
+        // The final definitions, parsed once (WorkingSetIndex+Schema.swift says why).
+        // And FTS5's records as v1-fts's rebuild leaves them, so the file is the same one.
+        try db.execute(sql: finalSchema + "\nINSERT INTO itemSearch(itemSearch) VALUES ('rebuild');")
+      } else {
+        try db.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
+        for (_, migrate) in migrations { try migrate(db) }
+      }
+      for (identifier, _) in migrations {
         try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES (?)", arguments: [identifier])
       }
       return true

@@ -46,6 +46,27 @@ import Testing
     #expect(try WorkingSetIndex.migrateNewDatabase(atOnce))
     #expect(commits == 1)
     #expect(try schema(atOnce) == schema(stepwise))
+    // The final-schema script stands for every landed migration, and makes their schema: when a
+    // migration is appended, paste what this prints into WorkingSetIndex+Schema.swift.
+    #expect(WorkingSetIndex.finalSchemaMigrations == Self.migrations)
+    let script = try stepwise.read { db in
+      try String.fetchAll(
+        db,
+        sql: """
+          SELECT sql || ';' FROM sqlite_master WHERE sql IS NOT NULL
+            AND name NOT IN ('sqlite_sequence', 'itemSearch_data', 'itemSearch_idx', 'itemSearch_docsize', 'itemSearch_config')
+          ORDER BY rowid
+          """
+      ).joined(separator: "\n")
+    }
+    #expect(WorkingSetIndex.finalSchema == script, "WorkingSetIndex.finalSchema should be:\n\(script)")
+    // FTS5's own tables hold the same rows (its configuration, its empty structure).
+    for table in ["itemSearch_data", "itemSearch_idx", "itemSearch_docsize", "itemSearch_config"] {
+      func rows(_ writer: any DatabaseWriter) throws -> [String] {
+        try writer.read { db in try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY 1").map(\.description) }
+      }
+      #expect(try rows(atOnce) == rows(stepwise), "\(table)")
+    }
     #expect(try atOnce.read { db in try WorkingSetIndex.migrator.appliedMigrations(db) } == Self.migrations)
     #expect(try atOnce.read { db in try WorkingSetIndex.migrator.hasCompletedMigrations(db) })
     // Anything already in the database: the migrator's business, not the one-transaction path.
