@@ -171,19 +171,17 @@ let package = Package(
     .target(name: "PreviewKit", dependencies: ["ProviderAPI"], swiftSettings: strict),
     // C for PreviewTools: libmagic's API (libmagic-dev to build; libmagic1 and libmagic-mgc to run)
     // and the helper spawn shim (fork, setsid, rlimits, exec: what posix_spawn and Process cannot).
-    .target(name: "CPreviewTools", linkerSettings: [.linkedLibrary("magic")]),
+    // Opened on first use (dlopen), not linked: see magic.c.
+    .target(name: "CPreviewTools"),
     // The preview pane's installed helpers: sandboxed processes (own session, deadline, caps,
     // killed with their group), libmagic's type description, PDF/archive/media previewers.
     .target(name: "PreviewTools", dependencies: ["CPreviewTools", "PreviewKit", "ProviderAPI"], swiftSettings: strict),
     // libjpeg-turbo, libpng, giflib and libwebp behind a C shim whose error handlers longjmp
     // (libjpeg's default one calls exit()): a corrupt picture is an error value, never a dead
     // process (libjpeg62-turbo-dev, libpng-dev, libgif-dev, libwebp-dev; docs/DECISIONS.md).
-    .target(
-      name: "CPreviewImage",
-      linkerSettings: [
-        .linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("gif"), .linkedLibrary("webp"),
-        .linkedLibrary("webpdemux"),
-      ]),
+    // The libraries are opened the first time a picture of their format is decoded (dlopen), not
+    // linked: every launch paid for mapping them (lazy.h says why).
+    .target(name: "CPreviewImage"),
     // Pictures for the preview pane: header checks before decoding, DCT-scaled JPEG, row-by-row box
     // filter, ▀ cells (PictureCells). In-process: no chafa, no helper process.
     .target(name: "PreviewImage", dependencies: ["CPreviewImage", "PreviewKit", "ProviderAPI"], swiftSettings: strict),
@@ -402,7 +400,7 @@ let package = Package(
       swiftSettings: strict),
     // Pictures written at test time with the libraries' own encoders (CPreviewImageFixtures).
     .testTarget(
-      name: "PreviewImageTests", dependencies: ["PreviewImage", "PreviewKit", "ProviderAPI", "CPreviewImageFixtures"],
+      name: "PreviewImageTests", dependencies: ["PreviewImage", "CPreviewImage", "PreviewKit", "ProviderAPI", "CPreviewImageFixtures"],
       swiftSettings: strict),
     .testTarget(
       name: "BrowserUITests", dependencies: ["BrowserUI", "ProviderAPI", "PreviewKit", "TestSupport"], exclude: ["Snapshots"],

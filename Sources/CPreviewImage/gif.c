@@ -1,7 +1,6 @@
 // The first frame of a GIF through giflib (error codes, no longjmp), composed on its logical screen.
-#include "decoder.h"
+#include "lazy.h"
 
-#include <gif_lib.h>
 #include <stdlib.h>
 
 typedef struct pi_gif {
@@ -145,6 +144,7 @@ static int pi_gif_first_frame(pi_gif *d, GifFileType *gif, pi_limits limits, pi_
 
 pi_decoder *pi_gif_open(const uint8_t *bytes, size_t length, pi_limits limits, pi_geometry *geometry,
                         pi_error *error) {
+  if (!pi_load_gif(error)) return NULL;
   pi_gif *d = calloc(1, sizeof *d);
   if (!d) {
     pi_fail(error, PI_NO_MEMORY, "out of memory");

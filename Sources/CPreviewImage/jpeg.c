@@ -1,7 +1,6 @@
 // JPEG through libjpeg-turbo, with an error handler that longjmps instead of calling exit().
-#include "decoder.h"
+#include "lazy.h"
 
-#include <jpeglib.h>
 #include <limits.h>
 #include <setjmp.h>
 #include <stdlib.h>
@@ -98,6 +97,7 @@ static int32_t pi_jpeg_read_row(pi_decoder *decoder, uint8_t *row, pi_error *err
 
 pi_decoder *pi_jpeg_open(const uint8_t *bytes, size_t length, uint32_t scale_denom, pi_limits limits,
                          pi_geometry *geometry, pi_error *error) {
+  if (!pi_load_jpeg(error)) return NULL;
   pi_jpeg *d = calloc(1, sizeof *d);
   if (!d) {
     pi_fail(error, PI_NO_MEMORY, "out of memory");

@@ -1,7 +1,6 @@
 // PNG through libpng, with error and read callbacks that keep libpng's longjmp inside this file.
-#include "decoder.h"
+#include "lazy.h"
 
-#include <png.h>
 #include <stdlib.h>
 
 typedef struct pi_png {
@@ -75,6 +74,7 @@ static const png_byte pi_png_ignored_chunks[] = {
 
 pi_decoder *pi_png_open(const uint8_t *bytes, size_t length, pi_limits limits, pi_geometry *geometry,
                         pi_error *error) {
+  if (!pi_load_png(error)) return NULL;
   pi_png *d = calloc(1, sizeof *d);
   if (!d) {
     pi_fail(error, PI_NO_MEMORY, "out of memory");

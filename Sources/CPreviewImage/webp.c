@@ -1,9 +1,11 @@
 // WebP through libwebp (status codes, no longjmp); an animation's first frame through libwebpdemux.
-#include "decoder.h"
+#include "lazy.h"
+
+// The headers' inline wrappers (WebPInitDecoderConfig, WebPGetFeatures, WebPDemux) call the
+// exported *Internal functions by name, which lazy.h cannot redirect: they are called here
+// directly, with the ABI versions the wrappers pass.
 
 #include <stdlib.h>
-#include <webp/decode.h>
-#include <webp/demux.h>
 
 typedef struct pi_webp {
   pi_decoder base;
@@ -37,22 +39,23 @@ static void pi_webp_fail(pi_error *error, VP8StatusCode status) {
 
 pi_decoder *pi_webp_open(const uint8_t *bytes, size_t length, uint32_t scaled_width, uint32_t scaled_height,
                          pi_limits limits, pi_geometry *geometry, pi_error *error) {
+  if (!pi_load_webp(error)) return NULL;
   pi_webp *d = calloc(1, sizeof *d);
-  if (!d || !WebPInitDecoderConfig(&d->config)) {
+  if (!d || !WebPInitDecoderConfigInternal(&d->config, WEBP_DECODER_ABI_VERSION)) {
     free(d);
     pi_fail(error, PI_NO_MEMORY, "out of memory");
     return NULL;
   }
   d->base.read_row = pi_webp_read_row;
   d->base.close = pi_webp_close;
-  VP8StatusCode status = WebPGetFeatures(bytes, length, &d->config.input);
+  VP8StatusCode status = WebPGetFeaturesInternal(bytes, length, &d->config.input, WEBP_DECODER_ABI_VERSION);
   WebPDemuxer *demux = NULL;
   WebPIterator frame;
   memset(&frame, 0, sizeof frame);
   if (status == VP8_STATUS_OK && d->config.input.has_animation) {
     // An animation: its first frame's bitstream, as a still picture.
     WebPData data = {bytes, length};
-    demux = WebPDemux(&data);
+    demux = WebPDemuxInternal(&data, 0, NULL, WEBP_DEMUX_ABI_VERSION);
     if (!demux || !WebPDemuxGetFrame(demux, 1, &frame)) {
       if (demux) WebPDemuxDelete(demux);
       pi_fail(error, PI_CORRUPT, "the animated WebP has no readable first frame");
@@ -61,7 +64,7 @@ pi_decoder *pi_webp_open(const uint8_t *bytes, size_t length, uint32_t scaled_wi
     }
     bytes = frame.fragment.bytes;
     length = frame.fragment.size;
-    status = WebPGetFeatures(bytes, length, &d->config.input);
+    status = WebPGetFeaturesInternal(bytes, length, &d->config.input, WEBP_DECODER_ABI_VERSION);
   }
   int width = d->config.input.width, height = d->config.input.height;
   if (status == VP8_STATUS_OK &&

@@ -32,6 +32,8 @@ public struct PictureError: Error, Sendable, Hashable, CustomStringConvertible {
     public static let fileTooLarge = Code(8, "fileTooLarge")
     /// The task decoding was cancelled (the cursor moved on): checked between rows.
     public static let cancelled = Code(9, "cancelled")
+    /// The library that decodes the format is not installed (the message names the package).
+    public static let missingLibrary = Code(10, "missingLibrary")
   }
 
   public let code: Code

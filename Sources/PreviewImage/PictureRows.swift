@@ -98,6 +98,7 @@ struct PictureRows: ~Copyable {
       case Int32(PI_TRUNCATED): .truncated
       case Int32(PI_TOO_LARGE): .tooLarge
       case Int32(PI_NO_MEMORY): .outOfMemory
+      case Int32(PI_MISSING_LIBRARY): .missingLibrary
       default: .corrupt
       }
     return PictureError(code, name + (message.isEmpty ? code.name : message))

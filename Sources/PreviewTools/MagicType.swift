@@ -37,18 +37,22 @@ public final class MagicType: Sendable {
   ///
   /// - Throws: a ``HelperError`` `notFound` naming libmagic-mgc when the database cannot be loaded.
   public init() throws(HelperError) {
-    guard let magic = magic_open(MAGIC_NONE) else {
+    var why = [CChar](repeating: 0, count: 160)
+    guard folio_magic_load(&why, why.count) == 1 else {
+      throw HelperError(.notFound, String(decoding: why.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+    }
+    guard let magic = folio_magic_open(MAGIC_NONE) else {
       throw HelperError(.notFound, "libmagic could not start (install libmagic1)")
     }
-    guard magic_load(magic, nil) == 0 else {
-      let reason = magic_error(magic).map { String(cString: $0) } ?? "unknown error"
-      magic_close(magic)
+    guard folio_magic_load_database(magic, nil) == 0 else {
+      let reason = folio_magic_error(magic).map { String(cString: $0) } ?? "unknown error"
+      folio_magic_close(magic)
       throw HelperError(.notFound, "cannot load libmagic's database (install libmagic-mgc): \(Self.clean(reason))")
     }
     handle = Mutex(magic)
   }
 
-  deinit { handle.withLock { magic_close($0) } }
+  deinit { handle.withLock { folio_magic_close($0) } }
 
   /// The type of content that starts with `prefix` (only its first ``maxPrefix`` bytes are read).
   ///
@@ -56,15 +60,15 @@ public final class MagicType: Sendable {
   public func identify(_ prefix: some Collection<UInt8>) -> Answer? {
     let bytes = Array(prefix.prefix(Self.maxPrefix))
     return handle.withLock { magic -> Answer? in
-      guard magic_setflags(magic, MAGIC_NONE) == 0, let description = Self.ask(magic, bytes),
-        magic_setflags(magic, MAGIC_MIME_TYPE) == 0, let mime = Self.ask(magic, bytes)
+      guard folio_magic_setflags(magic, MAGIC_NONE) == 0, let description = Self.ask(magic, bytes),
+        folio_magic_setflags(magic, MAGIC_MIME_TYPE) == 0, let mime = Self.ask(magic, bytes)
       else { return nil }
       return Answer(description: Self.clean(description), mimeType: Self.clean(mime))
     }
   }
 
   private static func ask(_ magic: OpaquePointer, _ bytes: [UInt8]) -> String? {
-    let answer = bytes.withUnsafeBytes { magic_buffer(magic, $0.baseAddress, $0.count) }
+    let answer = bytes.withUnsafeBytes { folio_magic_buffer(magic, $0.baseAddress, $0.count) }
     // String(cString:) repairs invalid UTF-8 (U+FFFD): clean() sees only scalars.
     return answer.map { String(cString: $0) }
   }

@@ -27,6 +27,9 @@ enum {
   /// Over the limits given (side or decoded bytes).
   PI_TOO_LARGE = 4,
   PI_NO_MEMORY = 5,
+  /// The format's library is not installed (it is opened on first use; the message names the
+  /// package).
+  PI_MISSING_LIBRARY = 6,
 };
 
 typedef struct pi_error {

@@ -1,7 +1,7 @@
 // What PreviewTools needs from C: a spawn that puts a helper in its own session with resource
 // limits (posix_spawn cannot set rlimits, Foundation.Process cannot setsid), process-exit polling
 // through a pidfd, and libmagic's API (libmagic-dev at build time, libmagic1 + libmagic-mgc at run
-// time).
+// time), opened on first use (magic.c says why).
 #ifndef CPREVIEWTOOLS_H
 #define CPREVIEWTOOLS_H
 #include <stdint.h>
@@ -44,5 +44,18 @@ int folio_has_exited(pid_t pid);
 /// Waits for and reaps the child `pid`. Returns 0 and sets `*exit_code` (when it exited; else -1)
 /// and `*signal` (the signal that ended it; else 0); -1 with errno.
 int folio_reap(pid_t pid, int *exit_code, int *signal);
+
+/// Opens libmagic (libmagic.so.1) on first use and resolves its functions; thread-safe. Returns 1,
+/// or 0 with a sentence naming the package in `why` (a failure is tried again next time).
+int folio_magic_load(char *why, size_t why_size);
+
+/// libmagic's functions, through the pointers folio_magic_load resolved: call only after it
+/// returned 1.
+magic_t folio_magic_open(int flags);
+int folio_magic_load_database(magic_t cookie, const char *path);
+const char *folio_magic_error(magic_t cookie);
+int folio_magic_setflags(magic_t cookie, int flags);
+const char *folio_magic_buffer(magic_t cookie, const void *buffer, size_t length);
+void folio_magic_close(magic_t cookie);
 
 #endif
