@@ -50,6 +50,8 @@ public actor WorkingSetSync {
   private var failing = false
   private var again = false
   private var watchers: [Task<Void, Never>] = []
+  /// Folders `keepFolders` could not look up (gone, or refused): not asked again by this process.
+  var foldersNotFound: Set<ItemIdentifier> = []
 
   public init(
     domain: DomainIdentifier, provider: any Provider, index: WorkingSetIndex, store: ContentStore,
@@ -139,6 +141,12 @@ public actor WorkingSetSync {
   }
 
   private func runOnce(allowMassDeletion: Bool) async throws(ProviderError) -> Summary {
+    let summary = try await readChanges(allowMassDeletion: allowMassDeletion)
+    await keepFolders()
+    return summary
+  }
+
+  private func readChanges(allowMassDeletion: Bool) async throws(ProviderError) -> Summary {
     guard var anchor = try index.anchor(domain: domain) else {
       return try await reconcile(allowMassDeletion: allowMassDeletion)
     }

@@ -63,4 +63,23 @@ extension WorkingSetIndex {
       return parents
     }
   }
+
+  /// Folders the index holds rows in but has no row for (besides the root and the trash), at
+  /// most `limit`: the sync looks them up and keeps them, so that every row is linked to the top
+  /// through its folders (``WorkingSetSync``'s `keepFolders`).
+  public func unindexedFolders(domain: DomainIdentifier, limit: Int) throws(ProviderError) -> [ItemIdentifier] {
+    try read("looking for the folders of the index's rows") { db in
+      let reserved = [ItemIdentifier.root, .trash, .workingSet].map(\.rawValue)
+      return try String.fetchAll(
+        db,
+        sql: """
+          SELECT DISTINCT c.parentIdentifier FROM item AS c
+          WHERE c.domain = ? AND c.parentIdentifier NOT IN (?, ?, ?) AND c.parentIdentifier != c.identifier
+            AND NOT EXISTS (SELECT 1 FROM item AS f WHERE f.domain = c.domain AND f.identifier = c.parentIdentifier)
+          LIMIT ?
+          """,
+        arguments: StatementArguments([domain.rawValue] + reserved + [limit])
+      ).map(ItemIdentifier.init)
+    }
+  }
 }

@@ -38,6 +38,36 @@ import WorkingSetIndex
     await recorder.wait { $0.contains(.itemsChanged(SyncFixture.cloud, updated: [a.identifier], deleted: [b.identifier])) }
   }
 
+  /// folio-sim's seed 203161: a file two levels down, in folders the working set does not hold.
+  /// The top folder is renamed, then trashed elsewhere, and reaches this computer as one change
+  /// naming only its last place. The sync keeps the folders between the file and the top (not in
+  /// Recents), so the file follows them into the trash instead of keeping a path that is gone.
+  @Test func aFileFollowsAFolderTwoLevelsUpRenamedAndTrashedElsewhere() async throws {
+    let f = try SyncFixture()
+    let top = await f.memory.add(ItemName("tmp"), folder: true)
+    let middle = await f.memory.add(ItemName("docs"), in: top.identifier, folder: true)
+    _ = try await sync(f)
+    let file = try await used(f, "x.txt", in: middle.identifier)
+    _ = try await sync(f)
+    for folder in [top, middle] {
+      #expect(try f.index.item(domain: SyncFixture.cloud, identifier: folder.identifier)?.path == folder.path)
+    }
+    #expect(try f.index.recents(limit: 10).map(\.identifier) == [file.identifier])
+
+    var t = ItemTemplate(try await f.memory.item(for: top.identifier))
+    t.filename = ItemName("docs")
+    let renamed = try await f.memory.modifyItem(t, baseVersion: top.version, changedFields: .filename, contents: nil)
+    t = ItemTemplate(renamed)
+    t.parentIdentifier = .trash
+    _ = try await f.memory.modifyItem(t, baseVersion: renamed.version, changedFields: .parentItemIdentifier, contents: nil)
+    _ = try await sync(f)
+    let now = try await f.memory.item(for: file.identifier)
+    let row = try #require(try f.index.item(domain: SyncFixture.cloud, identifier: file.identifier))
+    #expect(row.path == now.path && row.path != file.path)
+    #expect(row.isInsideTrash)
+    #expect(try !f.index.recents(limit: 10).map(\.identifier).contains(file.identifier))
+  }
+
   @Test func aRemoteChangeMakesMaterializedContentStaleAndTheNextOpenFetchesIt() async throws {
     let f = try SyncFixture()
     let a = await f.memory.add(ItemName("a.txt"), content: Data("v1".utf8))

@@ -123,5 +123,9 @@ enum SimulationRegressions {
       seed: 188905,
       script: "0:create:c418935ce7998929,0:crash:75500743c4466855,0:makeFolder:c1d0e9e96a2d3be4:0.25,0:sync:2a1f71f7e927129b,0:crash:22edfd138ad89aea,1:create:b5e9763db3c9fcaf,1:sync:36374a036c31a322,0:editThenCrash:1dc2925ae2602462,0:delete:c239d9cac3279359:0.25,0:edit:b346b08654a8d831",
       bug: "(the simulator) an error page served as a download was exactly as long as the file, which no storage without a hash can tell apart; an edit built on it was blamed on the engine"),
+    Case(
+      seed: 203161,
+      script: "2:create:5b89235c356f32b6,0:create:e7a3ffccc53ae39f,0:create:1562cadb57fd13d6,0:sync:e12166a95b7261fb:0.25,0:create:65ecc3a5596cf6a5:0.25,0:create:7d9474686b19cdc7,0:create:a52a008d58148ba1,2:create:b8710233af868102,2:create:9eedea6d1362d5c5,1:sync:7482ce1962ac3bdc,0:makeFolder:5c59908cf7014a5,0:sync:a3ca88272ecfcd05,1:makeFolder:174601107b8dd2e3,2:create:5434c52420c4023f,2:sync:c3eb34ebb326510d,2:create:911c206f5bb89282,2:makeFolder:2c66f98ed22c6dca,2:sync:eb77556508030ee7,1:rename:365e019a5b394131,-1:remoteDelete:4f423535eb1e6a98",
+      bug: "a file two levels down in folders the index did not keep: the top folder renamed and trashed elsewhere came as one change naming its last path, and the file kept a path that was gone"),
   ]
 }
