@@ -196,8 +196,11 @@ extension TransferQueue {
         // (folio-sim: it stayed dirty for ever, "not uploaded", though the upload was done).
         try await settleRecreated(t, item, staged)
       } else if gone, original != nil {
-        // In the trash with the server's bytes: the edits live on in the new item.
-        if let local = try store.localFile(domain: t.domain, identifier: t.identifier) {
+        // In the trash with the server's bytes: the edits live on in the new item. Unless newer
+        // edits of it wait to be sent: its file holds those, and is what opening it (restored,
+        // say) must show. Removed, the next open downloaded the server's older bytes, an edit of
+        // them went out after the waiting one and replaced it (folio-sim, seed 258670).
+        if !hasLaterEdits(than: t), let local = try store.localFile(domain: t.domain, identifier: t.identifier) {
           try index.removeContent(domain: t.domain, identifier: t.identifier)
           DurableFile.remove(local.url)
         }
@@ -216,6 +219,13 @@ extension TransferQueue {
     return item
   }
 
+  /// Whether edits of the same item newer than `t`'s wait in the journal: its local file holds
+  /// them, and stays. (Unreadable journal: yes, the file is kept.)
+  nonisolated func hasLaterEdits(than t: Transfer) -> Bool {
+    guard let pending = try? index.pendingTransfers(domain: t.domain) else { return true }
+    return pending.contains { $0.id != t.id && $0.identifier == t.identifier && $0.direction == .upload }
+  }
+
   /// A create an earlier attempt made whose item is gone now: deleted, or moved away on path-keyed
   /// storage, by someone else before this process finished its bookkeeping. The bytes reached the
   /// server; what another actor did with them since is theirs to do (as for any upload followed by
@@ -230,7 +240,9 @@ extension TransferQueue {
     if !Self.isPlaceholder(t.identifier) {
       do throws(ProviderError) {
         let original = try await provider.item(for: t.identifier)
-        if original.isTrashed, let local = try store.localFile(domain: t.domain, identifier: t.identifier) {
+        if original.isTrashed, !hasLaterEdits(than: t),
+          let local = try store.localFile(domain: t.domain, identifier: t.identifier)
+        {
           try index.removeContent(domain: t.domain, identifier: t.identifier)
           DurableFile.remove(local.url)
         } else if !original.isTrashed {

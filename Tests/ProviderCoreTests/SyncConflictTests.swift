@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import Synchronization
 import Testing
 import WorkingSetIndex
 
@@ -173,6 +174,30 @@ import WorkingSetIndex
     #expect(try await f.children(of: .trash).map(\.identifier) == [item.identifier])
     #expect(await f.text(of: item.identifier) == "base")
     #expect(try f.index.conflicts().map(\.reason) == [.remoteDeletion])
+  }
+
+  /// folio-sim's seed 258670: two edits wait, the item is trashed elsewhere, and the first edit
+  /// becomes a new file. The local copy still holds the second edit, which waits: it stays, so
+  /// opening the item (restored meanwhile) shows it and not the server's older bytes.
+  @Test func editsKeptAsANewFileLeaveTheLocalCopyWhileNewerEditsWait() async throws {
+    let f = try SyncFixture()
+    let item = await f.memory.add(ItemName("draft.txt"), content: Data("base".utf8))
+    _ = try await f.engine.syncChanges(of: SyncFixture.cloud)
+    try await edit(f, item, "first edit")
+    try await edit(f, item, "second edit")
+    try await trashElsewhere(f, item)
+    #expect(try f.index.pendingUploads(domain: SyncFixture.cloud, identifier: item.identifier).count == 2)
+    // Between the two uploads (the first made its new file), what does the local copy hold?
+    let seen = Mutex<[String?]>([])
+    let store = f.store
+    await f.memory.setHook { call in
+      guard call == .modify || call == .create else { return }
+      let local = try? store.localFile(domain: SyncFixture.cloud, identifier: item.identifier)
+      seen.withLock { $0.append(local.flatMap { try? String(contentsOf: $0.url, encoding: .utf8) }) }
+    }
+    _ = await f.queue.drain()
+    #expect(seen.withLock { $0 }.allSatisfy { $0 == "second edit" }, "\(seen.withLock { $0 })")
+    #expect(seen.withLock { $0 }.count >= 2)
   }
 
   /// Resolving the edits of a trashed item: mine and both keep the recovered item live (never

@@ -127,5 +127,9 @@ enum SimulationRegressions {
       seed: 203161,
       script: "2:create:5b89235c356f32b6,0:create:e7a3ffccc53ae39f,0:create:1562cadb57fd13d6,0:sync:e12166a95b7261fb:0.25,0:create:65ecc3a5596cf6a5:0.25,0:create:7d9474686b19cdc7,0:create:a52a008d58148ba1,2:create:b8710233af868102,2:create:9eedea6d1362d5c5,1:sync:7482ce1962ac3bdc,0:makeFolder:5c59908cf7014a5,0:sync:a3ca88272ecfcd05,1:makeFolder:174601107b8dd2e3,2:create:5434c52420c4023f,2:sync:c3eb34ebb326510d,2:create:911c206f5bb89282,2:makeFolder:2c66f98ed22c6dca,2:sync:eb77556508030ee7,1:rename:365e019a5b394131,-1:remoteDelete:4f423535eb1e6a98",
       bug: "a file two levels down in folders the index did not keep: the top folder renamed and trashed elsewhere came as one change naming its last path, and the file kept a path that was gone"),
+    Case(
+      seed: 258670,
+      script: "2:create:50c2bae9f6517dd3,2:sync:586ab738a86c571c,0:create:4c1e983cbd4359a7,2:create:2b17a6c670dbf9f7,2:editThenCrash:1b84dcd7cbdd1a1f,2:open:b2f4f616efaacd0,0:sync:fa2edf5eb6b03f74:0.25,-1:remoteDelete:4206d2cd6b9db969,2:edit:545d81bec3c59d21,2:rename:66efafab220aba9f,2:delete:2e1939ba1c5e4ff4,2:sync:673737c0841da0b6,2:restore:4b2992186124d31b,-1:remoteDelete:51720997d5e809f1,-1:remoteDelete:712b6bf776857ea1,2:editThenCrash:95ae836d55703146",
+      bug: "edits of a file trashed here kept as a new file removed its local copy though newer edits of it waited: restored and opened, it showed the server's older bytes, and an edit of those replaced the waiting one"),
   ]
 }
