@@ -22,7 +22,7 @@ enum FileContentPreview {
     previous: Task<Void, Never>? = nil
   ) async -> Preview {
     let name = String(decoding: item.filename.bytes, as: UTF8.self)
-    let answer = services.magic?.identify(head.bytes)
+    let answer = services.magic.handle?.identify(head.bytes)
     let type = answer?.description
     if head.bytes.isEmpty { return Preview(typeDescription: type, body: .message("Empty file")) }
     if let rule = services.previewer(for: item) {

@@ -13,14 +13,15 @@ public struct PreviewServices: Sendable {
   public var previewers: [PreviewerRule]
   /// Where ranged reads and the tools' pictures go (mode 0700).
   public var scratch: URL
-  let magic: MagicType?
+  /// libmagic, loaded the first time a preview asks for a type (``LazyMagic``).
+  let magic: LazyMagic
   let tools: ToolPreviewer?
 
   public init(settings: PreviewSettings = PreviewSettings(), previewers: [PreviewerRule] = [], scratch: URL) {
     self.settings = settings
     self.previewers = previewers
     self.scratch = scratch
-    magic = try? MagicType()
+    magic = LazyMagic()
     let sandbox = try? HelperSandbox.prepare(directory: scratch.path)
     tools = sandbox.map { ToolPreviewer(sandbox: $0, pictures: settings.showsPictures) }
     Self.removeLeftovers(in: scratch)
