@@ -118,7 +118,8 @@ import Testing
   }
 
   /// A call that is never answered fails its check at the deadline, and the run goes on (the
-  /// deadlines are scaled down to a tenth: 3 s for a call).
+  /// deadlines of calls are scaled down to a tenth: 3 s for a call; the handshake keeps its 10 s,
+  /// which a loaded machine may need to start the fixture).
   @Test func anUnansweredCallFailsItsCheckAtTheDeadline() throws {
     let store = try KitHarness.storeFolder()
     defer { KitHarness.discard(store) }
