@@ -7,6 +7,12 @@ let strict: [SwiftSetting] = [
   .enableUpcomingFeature("MemberImportVisibility"),
   // A section per function, so the release link can gather the code a launch runs (see `folio`).
   .unsafeFlags(["-Xfrontend", "-function-sections"], .when(configuration: .release)),
+  // A concrete generic type (`[ItemIdentifier: Row]`, `Set<StyleRole>`) is made by calling its
+  // metadata accessor with the witness tables at hand, not by demangling its name at run time: the
+  // runtime resolved each such name's requirements (`ItemIdentifier: Hashable`) by scanning all
+  // 10,410 conformance records, ~0.45 M instructions per first lookup, 15 of them before the first
+  // screen (docs/BENCHMARKS.md, "the runtime's conformance scans").
+  .unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"], .when(configuration: .release)),
 ]
 
 /// Foundation's static archives, named: without `swift build --static-swift-stdlib`, `-static-stdlib`
@@ -220,13 +226,18 @@ let package = Package(
     // The functions a launch runs (Linker/folio-launch.order, made by scripts/launch-order) go
     // first in .text, so the kernel's 64 KB fault-around maps ~7 MiB of code instead of ~15:
     // −9.5 MiB RSS at 1M entries. Names the link does not find (stale ones) are skipped quietly.
+    // SQLite, ncursesw (with tinfo) and libstdc++ are linked from their static archives: each
+    // shared copy bound its own exported symbols at every start (SQLite and ncurses 2,091 of the
+    // loader's 4,500 symbol lookups; libstdc++ 1,737 once nothing else loads it). Linker/static holds one-line linker scripts named like the shared
+    // libraries, found first on the search path, that point at the archives (libsqlite3-dev,
+    // libncurses-dev, libstdc++-12-dev); debug builds and the other executables link as before.
     .executableTarget(
       name: "folio", dependencies: ["FolioCommandLine"], swiftSettings: strict,
       linkerSettings: [
         .unsafeFlags(
           [
             "-static-stdlib", "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
-            "-Xlinker", "--no-export-dynamic",
+            "-Xlinker", "--no-export-dynamic", "-L", "\(Context.packageDirectory)/Linker/static",
             "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Linker/folio-launch.order",
             "-Xlinker", "--no-warn-symbol-ordering",
           ] + staticFoundation, .when(configuration: .release))
