@@ -16,13 +16,12 @@ let strict: [SwiftSetting] = [
 ]
 
 /// Foundation's static archives, named: without `swift build --static-swift-stdlib`, `-static-stdlib`
-/// alone leaves CoreFoundation, ICU and the FoundationEssentials collections unresolved; and
-/// FoundationXML (WebDAV's and S3's XMLParser) its CoreFoundation half and libxml2 (libxml2-dev).
-let staticFoundationCore = [
+/// alone leaves CoreFoundation, ICU and the FoundationEssentials collections unresolved.
+/// (FoundationXML is not used: XML goes through libxml2 opened on first use, CLazyXML.)
+let staticFoundation = [
   "_FoundationICU", "CoreFoundation", "Foundation", "FoundationEssentials", "FoundationInternationalization",
   "_FoundationCShims", "_FoundationCollections",
 ].flatMap { ["-Xlinker", "-l\($0)"] }
-let staticFoundation = staticFoundationCore + ["_CFXMLInterface", "xml2"].flatMap { ["-Xlinker", "-l\($0)"] }
 
 let package = Package(
   name: "Folio",
@@ -111,6 +110,7 @@ let package = Package(
     .target(
       name: "S3Client",
       dependencies: [
+        "XMLStream",
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -130,7 +130,7 @@ let package = Package(
     .target(
       name: "WebDAVClient",
       dependencies: [
-        "ProviderAPI",
+        "ProviderAPI", "XMLStream",
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -179,6 +179,11 @@ let package = Package(
     // and the helper spawn shim (fork, setsid, rlimits, exec: what posix_spawn and Process cannot).
     // Opened on first use (dlopen), not linked: see magic.c.
     .target(name: "CPreviewTools"),
+    // libxml2's push parser behind callbacks, opened with dlopen the first time an S3 or WebDAV
+    // answer is read (lazy_xml.c says why); its headers from libxml2-dev, nothing linked.
+    .target(name: "CLazyXML", cSettings: [.unsafeFlags(["-I/usr/include/libxml2"])]),
+    // XML documents as element and text events, for S3's answers and WebDAV's multistatus.
+    .target(name: "XMLStream", dependencies: ["CLazyXML"], swiftSettings: strict),
     // The preview pane's installed helpers: sandboxed processes (own session, deadline, caps,
     // killed with their group), libmagic's type description, PDF/archive/media previewers.
     .target(name: "PreviewTools", dependencies: ["CPreviewTools", "PreviewKit", "ProviderAPI"], swiftSettings: strict),
@@ -252,7 +257,7 @@ let package = Package(
       swiftSettings: strict,
       linkerSettings: [
         .unsafeFlags(
-          ["-static-stdlib", "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"] + staticFoundationCore,
+          ["-static-stdlib", "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"] + staticFoundation,
           .when(configuration: .release))
       ]),
     .executableTarget(
@@ -282,7 +287,7 @@ let package = Package(
       dependencies: [
         "ProviderAPI", "PreviewKit", "BrowserUI", "FolioConfig", "FolioProtocol", "FolioServer", "FolioServerProvider",
         "SFTPClient", "SFTPProvider", "S3Client", "S3Provider", "WebDAVClient", "WebDAVProvider", "ExtensionHost",
-        .product(name: "NIOHTTP1", package: "swift-nio"),
+        "XMLStream", .product(name: "NIOHTTP1", package: "swift-nio"),
       ],
       swiftSettings: strict),
     // The seeded mutational fuzzer over FuzzTargets, a child process per batch (docs/FUZZING.md).
@@ -332,6 +337,7 @@ let package = Package(
         "WorkingSetIndex", .product(name: "Crypto", package: "swift-crypto"),
       ],
       swiftSettings: strict),
+    .testTarget(name: "XMLStreamTests", dependencies: ["XMLStream"], swiftSettings: strict),
     .testTarget(
       name: "S3ClientTests",
       dependencies: ["S3Client", "S3TestSupport", "TestExecution", "TestSupport", .product(name: "Crypto", package: "swift-crypto")],

@@ -2,9 +2,6 @@ import Foundation
 import ProviderAPI
 import WebDAVClient
 
-#if canImport(FoundationXML)
-  import FoundationXML
-#endif
 
 /// A PROPFIND's `207 Multi-Status` as WebDAVClient reads it: `MultistatusParser` (the streaming
 /// SAX reader `MultistatusReader` runs) with `HrefResolver` turning hrefs into paths.
@@ -37,13 +34,8 @@ enum WebDAVMultistatusTarget {
       }
       return true
     }
-    // As MultistatusReader reads a body: through the UTF-8 check, then XMLParser(stream:).
-    let stream = UTF8CheckedStream(InputStream(data: Data(bytes)))
-    let xml = XMLParser(stream: stream)
-    xml.shouldProcessNamespaces = true
-    xml.shouldResolveExternalEntities = false
-    xml.delegate = parser
-    _ = xml.parse()
+    // As MultistatusReader reads a body: through the UTF-8 check, then the push parser.
+    _ = parser.read(UTF8CheckedStream(InputStream(data: Data(bytes))))
     if let escaped { return FuzzViolation("a listing of docs took the path \(TerminalText.escape(bytes: escaped))") }
     if let failure = parser.failure, let v = TerminalSafety.check(failure.message, from: "a listing's refusal") {
       return v

@@ -1,16 +1,12 @@
-import Foundation
-
-#if canImport(FoundationXML)
-  import FoundationXML
-#endif
+import XMLStream
 
 /// One element of an S3 answer: its name without a namespace prefix, its text, its children in
 /// document order (ListObjectVersions interleaves `Version` and `DeleteMarker`, and the order
 /// is the answer).
 ///
-/// Why a small tree on Foundation's `XMLParser` (docs/DECISIONS.md): S3 answers are bounded (a
-/// listing page is at most 1000 entries, a few hundred KB), the parser is already in the toolchain
-/// (libxml2 underneath), and XMLCoder and SWXMLHash are both built on it while adding a dependency.
+/// Why a small tree on libxml2 (``XMLPushParser``; docs/DECISIONS.md): S3 answers are bounded (a
+/// listing page is at most 1000 entries, a few hundred KB), and XMLCoder and SWXMLHash are both
+/// built on Foundation's XMLParser, whose libxml2 every launch would then load.
 /// Keys come percent-encoded where S3 allows (`encoding-type=url`), so XML 1.0's limits on control
 /// characters never meet a key.
 package struct S3XMLElement: Sendable {
@@ -31,15 +27,14 @@ package struct S3XMLElement: Sendable {
   ///
   /// - Throws: ``S3Error`` `.malformed` when the bytes are not well-formed XML.
   package static func parse(_ bytes: [UInt8], what: String) throws -> S3XMLElement {
-    // Foundation's XMLParser traps on an element or attribute name that is not UTF-8
-    // (swift-corelibs-foundation issue 5534, found by folio-fuzz): such an answer is refused
-    // before it sees it. S3 answers are UTF-8; libxml2 refuses invalid UTF-8 in text anyway.
+    // S3 answers are UTF-8: anything else is refused before parsing (Foundation's XMLParser,
+    // used before, trapped on a name that was not: swift-corelibs-foundation 5534).
     guard String(validating: bytes, as: UTF8.self) != nil else {
       throw S3Error.malformed("\(what) is not UTF-8")
     }
-    // XMLParser calls strlen on a processing instruction's data, NULL when it has none: `<?x?>`
-    // was a segmentation fault (found by libFuzzer). S3 answers have none after the declaration.
-    // Only `<?xml ` at the very start (after a BOM) is the declaration.
+    // S3 answers hold no processing instruction after the declaration (XMLParser, used before,
+    // crashed on `<?x?>`: found by libFuzzer); one is refused. Only `<?xml ` at the very start
+    // (after a BOM) is the declaration.
     let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
     let isDeclaration = { (i: Int) in
       i == start && bytes.count > i + 5 && bytes[(i + 2)..<(i + 5)].elementsEqual([0x78, 0x6D, 0x6C])
@@ -49,40 +44,30 @@ package struct S3XMLElement: Sendable {
       throw S3Error.malformed("\(what) holds a processing instruction")
     }
     let builder = Builder()
-    let parser = XMLParser(data: Data(bytes))
-    parser.shouldProcessNamespaces = false
-    parser.shouldResolveExternalEntities = false
-    parser.delegate = builder
-    guard parser.parse(), let root = builder.root else {
-      let reason = parser.parserError.map { "\($0.localizedDescription)" } ?? "no document"
-      throw S3Error.malformed("\(what) is not XML (\(reason))")
+    do throws(XMLParseError) {
+      try XMLPushParser.parse(bytes, handler: builder)
+    } catch {
+      if error.code == .missingLibrary { throw S3Error.malformed("\(what) cannot be read: \(error.message)") }
+      throw S3Error.malformed("\(what) is not XML (\(error.message))")
     }
+    guard let root = builder.root else { throw S3Error.malformed("\(what) is not XML (no document)") }
     return root
   }
 
-  private final class Builder: NSObject, XMLParserDelegate {
+  private final class Builder: XMLEventHandler {
     var stack: [S3XMLElement] = []
     var root: S3XMLElement?
 
-    func parser(
-      _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
-      attributes: [String: String] = [:]
-    ) {
-      let local = elementName.split(separator: ":").last.map(String.init) ?? elementName
-      stack.append(S3XMLElement(name: local))
+    func startElement(_ name: XMLName, parser: XMLPushParser) {
+      stack.append(S3XMLElement(name: name.local))
     }
 
-    func parser(_ parser: XMLParser, foundCharacters string: String) {
+    func characters(_ text: String, parser: XMLPushParser) {
       guard !stack.isEmpty else { return }
-      stack[stack.count - 1].text += string
+      stack[stack.count - 1].text += text
     }
 
-    func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
-      guard !stack.isEmpty else { return }
-      stack[stack.count - 1].text += String(decoding: CDATABlock, as: UTF8.self)
-    }
-
-    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
+    func endElement(_ name: XMLName, parser: XMLPushParser) {
       guard let done = stack.popLast() else { return }
       if stack.isEmpty {
         root = done

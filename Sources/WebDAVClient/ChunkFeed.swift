@@ -1,7 +1,7 @@
 import Foundation
 import NIOCore
 
-/// The body of a PROPFIND answer on its way from the event loop to `XMLParser`, which pulls it with
+/// The body of a PROPFIND answer on its way from the event loop to the parser, which pulls it with
 /// blocking `read`s on a thread of its own (``MultistatusReader``), through ``ChunkFeedStream``.
 ///
 /// Bounded: past ``limit`` bytes received and not yet read, ``push(_:on:)`` answers a future the
@@ -74,7 +74,7 @@ final class ChunkFeed: @unchecked Sendable {
     promise?.succeed(())
   }
 
-  // MARK: XMLParser's side (its own thread)
+  // MARK: The parser's side (its own thread)
 
   /// Blocks until bytes, the end (0) or a failure (−1) come.
   func read(_ buffer: UnsafeMutablePointer<UInt8>, maxLength: Int) -> Int {
@@ -116,9 +116,8 @@ final class ChunkFeed: @unchecked Sendable {
   }
 }
 
-/// A ``ChunkFeed`` as the `InputStream` `XMLParser(stream:)` reads: the one door into Foundation's
-/// `XMLParser` that takes a document piece by piece (it reads a chunk, hands it to libxml2's push
-/// parser, reads the next). Used on the parser's thread only.
+/// A ``ChunkFeed`` as an `InputStream`, which ``MultistatusParser/read(_:)`` reads a chunk at a
+/// time into libxml2's push parser. Used on the parser's thread only.
 final class ChunkFeedStream: InputStream {
   private let feed: ChunkFeed
 

@@ -1,8 +1,5 @@
 import Foundation
-
-#if canImport(FoundationXML)
-  import FoundationXML
-#endif
+import XMLStream
 
 /// Reads a PROPFIND's `207 Multi-Status` as SAX events and hands over each `<response>` as a
 /// ``WebDAVEntry`` the moment its end tag is read: nothing of the document is kept but the entry
@@ -16,7 +13,7 @@ import Foundation
 ///
 /// Bounded against hostile answers (test-plan F08): at most ``maxDepth`` open elements and
 /// ``maxText`` bytes of text per value; past either, parsing stops with `malformedResponse`.
-package final class MultistatusParser: NSObject, XMLParserDelegate {
+package final class MultistatusParser: XMLEventHandler {
   static let dav = "DAV:"
   static let ownCloud = "http://owncloud.org/ns"
   static let nextcloud = "http://nextcloud.org/ns"
@@ -138,16 +135,13 @@ package final class MultistatusParser: NSObject, XMLParserDelegate {
     stack.reserveCapacity(Self.maxDepth)
   }
 
-  // MARK: XMLParserDelegate
+  // MARK: XMLEventHandler
 
-  package func parser(
-    _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-    attributes: [String: String] = [:]
-  ) {
+  package func startElement(_ name: XMLName, parser: XMLPushParser) {
     guard failure == nil else { return }
     guard stack.count < Self.maxDepth else { return stop(parser, "elements nested deeper than \(Self.maxDepth)") }
     let parent = stack.last
-    let tag = Self.classify(name, namespaceURI ?? "", parent: parent, level: stack.count)
+    let tag = Self.classify(name.local, name.namespace ?? "", parent: parent, level: stack.count)
     stack.append(tag)
     text = ""
     switch tag {
@@ -174,13 +168,13 @@ package final class MultistatusParser: NSObject, XMLParserDelegate {
     }
   }
 
-  package func parser(_ parser: XMLParser, foundCharacters string: String) {
+  package func characters(_ string: String, parser: XMLPushParser) {
     guard collecting, failure == nil else { return }
     text += string
     if text.utf8.count > Self.maxText { stop(parser, "a value longer than \(Self.maxText) bytes") }
   }
 
-  package func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+  package func endElement(_ name: XMLName, parser: XMLPushParser) {
     guard failure == nil, let tag = stack.popLast() else { return }
     let parent = stack.last
     switch tag {
@@ -209,9 +203,42 @@ package final class MultistatusParser: NSObject, XMLParserDelegate {
     collecting = false
   }
 
-  package func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
-    if failure == nil {
-      failure = WebDAVError(.malformedResponse, "the server's listing is not well-formed XML: \(parseError.localizedDescription)")
+  /// Reads `stream` to its end (or until this parser stops), a piece at a time as it arrives.
+  ///
+  /// - Returns: Whether the whole document was read and well-formed; why not is ``failure``
+  ///   (or the stream's own error, which the caller knows).
+  package func read(_ stream: InputStream) -> Bool {
+    let parser: XMLPushParser
+    do throws(XMLParseError) { parser = try XMLPushParser(handler: self) } catch {
+      parseFailed(error)
+      return false
+    }
+    stream.open()
+    defer { stream.close() }
+    var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+    do throws(XMLParseError) {
+      while true {
+        let count = buffer.withUnsafeMutableBufferPointer { stream.read($0.baseAddress!, maxLength: $0.count) }
+        if count < 0 { return false }
+        if count == 0 { break }
+        try parser.feed(count == buffer.count ? buffer : Array(buffer[0..<count]))
+      }
+      try parser.finish()
+      return failure == nil
+    } catch {
+      parseFailed(error)
+      return false
+    }
+  }
+
+  /// The parser refused the document (the reader calls this with what `feed` or `finish` threw).
+  package func parseFailed(_ error: XMLParseError) {
+    guard failure == nil else { return }
+    switch error.code {
+    case .stopped: break  // a handler stopped it, and said why
+    case .missingLibrary: failure = WebDAVError(.malformedResponse, "the server's listing cannot be read: \(error.message)")
+    case .malformed:
+      failure = WebDAVError(.malformedResponse, "the server's listing is not well-formed XML: \(error.message)")
     }
   }
 
@@ -294,7 +321,7 @@ package final class MultistatusParser: NSObject, XMLParserDelegate {
     }
   }
 
-  private func endResponse(_ parser: XMLParser) {
+  private func endResponse(_ parser: XMLPushParser) {
     guard let href else { return stop(parser, "a response without an href") }
     if let responseStatus, !(200..<300).contains(responseStatus) {
       failedResponses += 1
@@ -305,7 +332,7 @@ package final class MultistatusParser: NSObject, XMLParserDelegate {
       path = try resolver.path(href)
     } catch {
       failure = error
-      parser.abortParsing()
+      parser.stop()
       return
     }
     let role: Role
@@ -335,15 +362,15 @@ package final class MultistatusParser: NSObject, XMLParserDelegate {
     result.systemTags = entry.systemTags
     result.tagName = entry.tagName
     if !emit(result, role) {
-      parser.abortParsing()
+      parser.stop()
       failure = failure ?? .cancelledError
     }
   }
 
-  private func stop(_ parser: XMLParser, _ why: String) {
+  private func stop(_ parser: XMLPushParser, _ why: String) {
     guard failure == nil else { return }
     failure = WebDAVError(.malformedResponse, "the server's listing cannot be used: \(why)")
-    parser.abortParsing()
+    parser.stop()
   }
 
   /// The code of `HTTP/1.1 404 Not Found`: the three digits after the first space.

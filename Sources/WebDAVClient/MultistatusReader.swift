@@ -1,13 +1,9 @@
 import Foundation
 
-#if canImport(FoundationXML)
-  import FoundationXML
-#endif
-
 /// Runs ``MultistatusParser`` over a ``ChunkFeed`` on a thread of its own and hands its entries to
 /// an async consumer in batches, one batch at a time.
 ///
-/// The thread: `XMLParser` pulls its input with blocking reads, which must not hold a thread of
+/// The thread: the parser is fed by blocking reads of the feed, which must not hold a thread of
 /// Swift's cooperative pool for as long as a large listing streams in. The handoff: the parser
 /// waits while the consumer works on a batch (writes it to an index, say), so a slow consumer slows
 /// the parser, the parser slows the feed, the feed slows the socket, and memory holds one batch
@@ -54,11 +50,7 @@ final class MultistatusReader: @unchecked Sendable {
         }
       }
       let stream = UTF8CheckedStream(ChunkFeedStream(feed))
-      let xml = XMLParser(stream: stream)
-      xml.shouldProcessNamespaces = true
-      xml.shouldResolveExternalEntities = false
-      xml.delegate = parser
-      let parsed = xml.parse()
+      let parsed = parser.read(stream)
       var error = parser.failure
       if error == nil, let refusal = stream.refusal {
         error = WebDAVError(.malformedResponse, "the server's listing cannot be read: \(refusal)")

@@ -3,12 +3,11 @@ import Foundation
 /// Checks that a document read in pieces is UTF-8, a piece at a time (a sequence may be split
 /// between two reads).
 ///
-/// Why it exists: Foundation's `XMLParser` on Linux traps — `Illegal instruction`, no error — when
-/// an element or attribute *name* holds bytes that are not UTF-8 (it force-unwraps their
-/// conversion: swift-corelibs-foundation issue 5534, found here by `folio-fuzz`). A server's
-/// answer could kill Folio with four bytes. libxml2 already refuses invalid UTF-8 in text, so a
-/// document is refused whole before the parser sees a bad byte, and nothing a real server sends
-/// changes (WebDAV and S3 answers are UTF-8).
+/// Why it exists: Foundation's `XMLParser`, which Folio used before reading XML through libxml2
+/// itself (XMLStream), trapped on Linux — `Illegal instruction`, no error — when an element or
+/// attribute *name* held bytes that are not UTF-8 (swift-corelibs-foundation issue 5534, found
+/// here by `folio-fuzz`). The check stays as a plain rule: WebDAV and S3 answers are UTF-8, and
+/// one that is not is refused whole with that reason instead of a parser's message.
 struct UTF8Check {
   /// Continuation bytes the current sequence still needs.
   private var pending = 0
@@ -60,9 +59,9 @@ struct UTF8Check {
 
 /// Finds a processing instruction after the XML declaration (`<?x?>`), a piece at a time.
 ///
-/// Why it exists: Foundation's `XMLParser` on Linux calls `strlen` on a processing instruction's
-/// data, which libxml2 passes as NULL when there is none: `<?x?>` anywhere in an answer was a
-/// segmentation fault (found by libFuzzer, `scripts/fuzz s3-xml`). WebDAV and S3 answers carry no
+/// Why it exists: Foundation's `XMLParser` (used before XMLStream) called `strlen` on a processing
+/// instruction's data, which libxml2 passes as NULL when there is none: `<?x?>` anywhere in an
+/// answer was a segmentation fault (found by libFuzzer, `scripts/fuzz s3-xml`). WebDAV and S3 answers carry no
 /// processing instruction, so any `<?` but the declaration's (`<?xml ` at the very start, after a
 /// BOM) makes the answer malformed.
 struct ProcessingInstructionCheck {
@@ -100,7 +99,7 @@ struct ProcessingInstructionCheck {
   }
 }
 
-/// Why a whole answer must not reach `XMLParser`, or nil: not UTF-8, or a processing instruction.
+/// Why a whole answer is refused before parsing, or nil: not UTF-8, or a processing instruction.
 func xmlAnswerRefusal(_ bytes: [UInt8]) -> String? {
   var utf8 = UTF8Check()
   var pi = ProcessingInstructionCheck()
@@ -113,7 +112,7 @@ func xmlAnswerRefusal(_ bytes: [UInt8]) -> String? {
 
 /// An `InputStream` that passes another's bytes through a ``UTF8Check`` and a
 /// ``ProcessingInstructionCheck``: at the first byte that is not UTF-8, or the `?` of a processing
-/// instruction, it ends with an error (``refusal``), so `XMLParser(stream:)` never sees it.
+/// instruction, it ends with an error (``refusal``), so the parser never sees it.
 package final class UTF8CheckedStream: InputStream {
   private let base: InputStream
   private var check = UTF8Check()
