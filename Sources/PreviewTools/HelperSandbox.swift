@@ -100,7 +100,9 @@ public struct HelperSandbox: Sendable {
     }
     var prefix = ""
     for component in path.split(separator: "/") {
-      prefix += "/" + component
+      // Concrete appends: `String + Substring` is a generic the runtime resolves at first use.
+      prefix += "/"
+      prefix += String(component)
       if mkdir(prefix, 0o700) != 0 && errno != EEXIST {
         throw HelperError(.cacheUnusable, "cannot make \(TerminalText.escape(prefix)): \(errnoText())")
       }
