@@ -235,7 +235,7 @@ let package = Package(
     // shared copy bound its own exported symbols at every start (SQLite and ncurses 2,091 of the
     // loader's 4,500 symbol lookups; libstdc++ 1,737 once nothing else loads it). Linker/static holds one-line linker scripts named like the shared
     // libraries, found first on the search path, that point at the archives (libsqlite3-dev,
-    // libncurses-dev, libstdc++-12-dev); debug builds and the other executables link as before.
+    // libncurses-dev, and the libstdc++ -dev package the Swift toolchain needs); debug builds and the other executables link as before.
     .executableTarget(
       name: "folio", dependencies: ["FolioCommandLine"], swiftSettings: strict,
       linkerSettings: [

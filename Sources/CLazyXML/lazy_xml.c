@@ -153,8 +153,6 @@ lx_parser *lx_create(lx_callbacks callbacks, int *code, char *message, size_t si
   return p;
 }
 
-void lx_set_context(lx_parser *p, void *context) { p->callbacks.context = context; }
-
 int lx_feed(lx_parser *p, const char *bytes, int length, int last) {
   if (p->stopped) return LX_STOPPED;
   if (p->failed) return LX_MALFORMED;

@@ -51,8 +51,9 @@ package final class XMLPushParser {
     self.handler = handler
     var code: Int32 = 0
     var message = [CChar](repeating: 0, count: 256)
+    // Every stored property is set (`parser` starts nil), so this object can be the context.
     let callbacks = lx_callbacks(
-      context: nil,
+      context: Unmanaged.passUnretained(self).toOpaque(),
       start: { context, local, prefix, uri in
         guard let context, let local else { return }
         let me = Unmanaged<XMLPushParser>.fromOpaque(context).takeUnretainedValue()
@@ -69,13 +70,10 @@ package final class XMLPushParser {
         let bytes = UnsafeRawBufferPointer(start: text, count: Int(length))
         me.handler.characters(String(decoding: bytes, as: UTF8.self), parser: me)
       })
-    // The context is this object, set once it exists (below): `self` cannot be taken before
-    // every stored property is set.
     guard let made = lx_create(callbacks, &code, &message, message.count) else {
       throw XMLParseError(code: .missingLibrary, message: String(cString: message))
     }
     parser = made
-    lx_set_context(made, Unmanaged.passUnretained(self).toOpaque())
   }
 
   deinit { lx_free(parser) }

@@ -30,9 +30,6 @@ enum {
 /// A parser for one document, or NULL with `*code` and `message` (at most `size` bytes) set.
 lx_parser *lx_create(lx_callbacks callbacks, int *code, char *message, size_t size);
 
-/// Sets the `context` the callbacks receive (after the caller's own object exists).
-void lx_set_context(lx_parser *parser, void *context);
-
 /// Parses the next `length` bytes; `last` non-zero after the document's final bytes (which
 /// checks that it ended). Returns LX_OK, LX_MALFORMED or LX_STOPPED; after anything but LX_OK
 /// the parser takes nothing more.
